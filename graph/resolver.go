@@ -1,0 +1,19 @@
+// Package graph is the GraphQL layer: schema, generated executor and thin resolvers
+// that parse arguments, call a service from internal/ and return its result.
+package graph
+
+
+import (
+	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/user"
+)
+
+// Resolver holds the services the resolvers call.
+type Resolver struct {
+	Ent   *ent.Client
+	Auth  *auth.Service
+	Users *user.Service
+	Shops *shop.Service
+}

@@ -1,0 +1,2 @@
+package shop
+type Service struct{}

@@ -1,0 +1,2 @@
+package user
+type Service struct{}
