@@ -89,9 +89,9 @@ var (
 		{Name: "voucher_id", Type: field.TypeInt64},
 		{Name: "pay_type", Type: field.TypeInt, Default: 1, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
 		{Name: "status", Type: field.TypeInt, Default: 1, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
-		{Name: "pay_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp NULL"}},
-		{Name: "use_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp NULL"}},
-		{Name: "refund_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp NULL"}},
+		{Name: "pay_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "use_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "refund_time", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "timestamp"}},
 	}
 	// TbVoucherOrderTable holds the schema information for the "tb_voucher_order" table.
 	TbVoucherOrderTable = &schema.Table{

@@ -26,9 +26,9 @@ func (Order) Fields() []ent.Field {
 		field.Int64("voucher_id"),
 		field.Int("pay_type").Default(1).SchemaType(mysqlType("tinyint(1) unsigned")),
 		field.Int("status").Default(1).SchemaType(mysqlType("tinyint(1) unsigned")),
-		field.Time("pay_time").Optional().Nillable().SchemaType(mysqlType("timestamp NULL")),
-		field.Time("use_time").Optional().Nillable().SchemaType(mysqlType("timestamp NULL")),
-		field.Time("refund_time").Optional().Nillable().SchemaType(mysqlType("timestamp NULL")),
+		field.Time("pay_time").Optional().Nillable().SchemaType(mysqlType("timestamp")),
+		field.Time("use_time").Optional().Nillable().SchemaType(mysqlType("timestamp")),
+		field.Time("refund_time").Optional().Nillable().SchemaType(mysqlType("timestamp")),
 	}
 }
 
