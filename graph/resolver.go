@@ -2,7 +2,6 @@
 // that parse arguments, call a service from internal/ and return its result.
 package graph
 
-
 import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"

@@ -7,29 +7,29 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/shop"
 )
 
 // Shop is the resolver for the shop field.
 func (r *queryResolver) Shop(ctx context.Context, id int64) (*ent.Shop, error) {
-	panic(fmt.Errorf("not implemented: Shop - shop"))
+	return r.Shops.Get(ctx, id)
 }
 
 // ShopTypes is the resolver for the shopTypes field.
 func (r *queryResolver) ShopTypes(ctx context.Context) ([]*ent.ShopType, error) {
-	panic(fmt.Errorf("not implemented: ShopTypes - shopTypes"))
+	return r.Shops.Types(ctx)
 }
 
 // Type is the resolver for the type field.
 func (r *shopResolver) Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, error) {
-	panic(fmt.Errorf("not implemented: Type - type"))
+	return r.Shops.Type(ctx, obj.TypeID)
 }
 
 // Images is the resolver for the images field.
 func (r *shopResolver) Images(ctx context.Context, obj *ent.Shop) ([]string, error) {
-	panic(fmt.Errorf("not implemented: Images - images"))
+	return shop.Images(obj), nil
 }
 
 // Mutation returns MutationResolver implementation.

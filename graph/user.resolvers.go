@@ -7,50 +7,70 @@ package graph
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/user"
 )
 
 // SendCode is the resolver for the sendCode field.
 func (r *mutationResolver) SendCode(ctx context.Context, phone string) (bool, error) {
-	panic(fmt.Errorf("not implemented: SendCode - sendCode"))
+	return true, r.Auth.SendCode(ctx, phone, auth.ClientIP(ctx))
 }
 
 // Login is the resolver for the login field.
 func (r *mutationResolver) Login(ctx context.Context, phone string, code *string, password *string) (*model.AuthPayload, error) {
-	panic(fmt.Errorf("not implemented: Login - login"))
+	switch {
+	case code != nil && password == nil:
+		return authPayload(r.Auth.LoginWithCode(ctx, phone, *code))
+	case password != nil && code == nil:
+		return authPayload(r.Auth.LoginWithPassword(ctx, phone, *password))
+	}
+	return nil, apperr.BadInput("code", "give either code or password")
 }
 
 // Logout is the resolver for the logout field.
 func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
-	panic(fmt.Errorf("not implemented: Logout - logout"))
+	return r.Auth.Logout(ctx, auth.ViewerFrom(ctx).Token)
 }
 
 // UpdateProfile is the resolver for the updateProfile field.
 func (r *mutationResolver) UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: UpdateProfile - updateProfile"))
+	v := auth.ViewerFrom(ctx)
+	u, err := r.Users.UpdateProfile(ctx, v.UserID, user.Profile(input))
+	if err != nil {
+		return nil, err
+	}
+	return u, r.Auth.RefreshSession(ctx, v, u)
 }
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: Me - me"))
+	if v := auth.ViewerFrom(ctx); v != nil {
+		return r.Users.Get(ctx, v.UserID)
+	}
+	return nil, nil
 }
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id int64) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	return r.Users.Get(ctx, id)
 }
 
 // Info is the resolver for the info field.
 func (r *userResolver) Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error) {
-	panic(fmt.Errorf("not implemented: Info - info"))
+	return r.Users.Info(ctx, obj.ID)
 }
 
 // Birthday is the resolver for the birthday field.
 func (r *userInfoResolver) Birthday(ctx context.Context, obj *ent.UserInfo) (*string, error) {
-	panic(fmt.Errorf("not implemented: Birthday - birthday"))
+	if obj.Birthday == nil {
+		return nil, nil
+	}
+	return new(obj.Birthday.Format(time.DateOnly)), nil
 }
 
 // User returns UserResolver implementation.

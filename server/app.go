@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hmdp/hmdp/graph"
+	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/ratelimit"
+	"github.com/hmdp/hmdp/internal/redisx"
+	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/store"
+	"github.com/hmdp/hmdp/internal/user"
+)
+
+// App is one server instance: its connections, services and HTTP handler.
+type App struct {
+	cfg      Config
+	log      *slog.Logger
+	db       *store.DB
+	redis    *redisx.Conn
+	registry *prometheus.Registry
+	auth     *auth.Service
+	resolver *graph.Resolver
+	handler  http.Handler
+
+	// shutdown is cancelled first on stop: it ends websocket subscriptions,
+	// which http.Server.Shutdown cannot see.
+	shutdown       context.Context
+	cancelShutdown context.CancelFunc
+}
+
+// Options replace parts of the app in tests.
+type Options struct {
+	Sender auth.Sender
+	Now    func() time.Time
+}
+
+// NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded
+// one), migrates, seeds when asked, and builds the HTTP handler.
+func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *App, err error) {
+	a = &App{cfg: cfg, log: log, registry: newRegistry()}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if cfg.MySQLDSN != "" {
+		a.db, err = store.OpenMySQL(cfg.MySQLDSN)
+	} else {
+		a.db, err = store.OpenSQLite(filepath.Join(cfg.DataDir, "hmdp.db"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("HMDP_MYSQL_DSN: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err = a.db.Ping(pctx); err != nil {
+		return nil, fmt.Errorf("HMDP_MYSQL_DSN: cannot connect to %s: %w", a.db.Describe, err)
+	}
+	if err = a.db.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	if cfg.Seed {
+		seeded, err := a.db.Seed(ctx, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		if seeded {
+			log.Info("loaded demo data into the empty database")
+		}
+	}
+	if a.redis, err = redisx.Open(ctx, cfg.RedisAddrs); err != nil {
+		return nil, fmt.Errorf("HMDP_REDIS_ADDR: %w", err)
+	}
+	log.Info("back ends", "database", a.db.Describe, "redis", a.redis.Describe)
+
+	sender := opt.Sender
+	if sender == nil {
+		sender = auth.LogSender{Log: log}
+	}
+	limiter := ratelimit.New(a.redis.Client, cfg.RedisPrefix, cfg.RateLimits)
+	if opt.Now != nil {
+		limiter.Now = opt.Now
+	}
+	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
+	a.resolver = &graph.Resolver{
+		Ent:   a.db.Client,
+		Auth:  a.auth,
+		Users: user.New(a.db.Client),
+		Shops: shop.New(a.db.Client),
+	}
+	a.shutdown, a.cancelShutdown = context.WithCancel(context.Background())
+	a.handler = a.routes()
+	return a, nil
+}
+
+// Handler is the root HTTP handler.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Stop ends subscriptions; in-flight HTTP requests are drained by the http.Server.
+func (a *App) Stop() { a.cancelShutdown() }
+
+// Close releases the connections.
+func (a *App) Close() {
+	if a.cancelShutdown != nil {
+		a.cancelShutdown()
+	}
+	var errs []error
+	if a.redis != nil {
+		errs = append(errs, a.redis.Close())
+	}
+	if a.db != nil {
+		errs = append(errs, a.db.Close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		a.log.Warn("close", "err", err)
+	}
+}
+
+// ready reports whether MySQL and Redis answer.
+func (a *App) ready(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := a.db.Ping(ctx); err != nil {
+		return fmt.Errorf("mysql: %w", err)
+	}
+	if err := a.redis.Client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/hmdp/hmdp/internal/auth"
+)
+
+// bearerToken reads "Authorization: Bearer <token>" or, as the original app
+// sent it, a bare "authorization: <token>".
+func bearerToken(v string) string {
+	v = strings.TrimSpace(v)
+	if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
+		return strings.TrimSpace(v[7:])
+	}
+	return v
+}
+
+// withViewer loads the session of the request's token (one Redis round trip).
+// An unknown or expired token makes the request anonymous, as if none was sent.
+func withViewer(a *auth.Service, log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			ctx = auth.WithClientIP(ctx, host)
+		}
+		if token := bearerToken(r.Header.Get("Authorization")); token != "" {
+			v, err := a.Authenticate(ctx, token)
+			if err != nil {
+				log.ErrorContext(ctx, "load session", "err", err)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"errors":[{"message":"session store unavailable","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}`))
+				return
+			}
+			if v != nil {
+				ctx = auth.WithViewer(ctx, v)
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// untilShutdown ties websocket requests to the shutdown context as well as their
+// own: http.Server.Shutdown does not close hijacked connections, so cancelling
+// this context is what ends open subscriptions.
+func untilShutdown(shutdown context.Context, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(shutdown, cancel)
+		defer stop()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/hmdp/hmdp/graph"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/auth"
+)
+
+func (a *App) routes() http.Handler {
+	mux := http.NewServeMux()
+	origins := originPolicy{allowed: a.cfg.AllowedOrigins}
+	gql := a.graphqlServer(origins)
+	mux.Handle("/graphql", untilShutdown(a.shutdown, origins.cors(withViewer(a.auth, a.log,
+		http.MaxBytesHandler(gql, a.cfg.MaxBodyBytes)))))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := a.ready(r.Context()); err != nil {
+			a.log.Warn("not ready", "err", err)
+			http.Error(w, "not ready", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ready\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{}))
+	return mux
+}
+
+func (a *App) graphqlServer(origins originPolicy) *handler.Server {
+	srv := handler.New(graph.NewSchema(a.resolver))
+	srv.AddTransport(transport.Websocket{
+		Implementation:        gorillaWebsocket{CheckOrigin: origins.allows},
+		InitFunc:              a.websocketInit,
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: 15 * time.Second, // graphql-ws
+		PingPongInterval:      15 * time.Second, // graphql-transport-ws
+	})
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetErrorPresenter(presentError(a.log))
+	srv.SetRecoverFunc(recoverPanic(a.log))
+	if a.cfg.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(DepthLimit{Max: a.cfg.MaxDepth})
+	srv.Use(extension.FixedComplexityLimit(a.cfg.MaxComplexity))
+	srv.Use(newGraphQLMetrics(a.registry))
+	return srv
+}
+
+// websocketInit authenticates a websocket client from its connection_init
+// payload ("authorization" as in the HTTP header). A token that is not a live
+// session refuses the connection; no token means an anonymous connection.
+func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	token := bearerToken(p.Authorization())
+	if token == "" {
+		token = bearerToken(p.GetString("token"))
+	}
+	if token == "" {
+		return ctx, &p, nil
+	}
+	v, err := a.auth.Authenticate(ctx, token)
+	if err != nil {
+		a.log.ErrorContext(ctx, "websocket init", "err", err)
+		return ctx, nil, apperr.New(apperr.Internal, "session store unavailable")
+	}
+	if v == nil {
+		return ctx, nil, apperr.New(apperr.Unauthenticated, "invalid or expired token")
+	}
+	return auth.WithViewer(ctx, v), &p, nil
+}
