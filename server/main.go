@@ -18,13 +18,17 @@ import (
 )
 
 func main() {
-	cfg, err := LoadConfig(os.Args[1:], os.Getenv)
+	args, cmd := os.Args[1:], run
+	if len(args) > 0 && args[0] == "seed" {
+		args, cmd = args[1:], seedOnly
+	}
+	cfg, err := LoadConfig(args, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "config:", err)
 		os.Exit(2)
 	}
 	log := newLogger(cfg.LogLevel)
-	if err := run(cfg, log); err != nil {
+	if err := cmd(cfg, log); err != nil {
 		log.Error("server stopped", "err", err)
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -35,6 +39,17 @@ func newLogger(level string) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
 	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l}))
+}
+
+// seedOnly migrates the database and loads the demo data if it is empty ("make seed").
+func seedOnly(cfg Config, log *slog.Logger) error {
+	cfg.Seed = true
+	app, err := NewApp(context.Background(), cfg, log, Options{})
+	if err != nil {
+		return err
+	}
+	app.Close()
+	return nil
 }
 
 func run(cfg Config, log *slog.Logger) error {

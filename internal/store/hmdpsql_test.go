@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,8 +20,8 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	before := columns(t, raw)
-	rowsBefore := rowCounts(t, raw)
+	before := testenv.OriginalColumns(t, raw)
+	rowsBefore := testenv.RowCounts(t, raw)
 	if len(before) < 11*4 {
 		t.Fatalf("only %d columns read from hmdp.sql", len(before))
 	}
@@ -39,14 +38,14 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 	if err := db.Migrate(ctx); err != nil { // and again: nothing left to do
 		t.Fatal(err)
 	}
-	after := columns(t, raw)
+	after := testenv.OriginalColumns(t, raw)
 	for k, v := range before {
 		if after[k] != v {
 			t.Errorf("column %s changed:\n before %s\n after  %s", k, v, after[k])
 		}
 	}
-	if !reflect.DeepEqual(rowsBefore, rowCounts(t, raw)) {
-		t.Errorf("row counts changed: %v -> %v", rowsBefore, rowCounts(t, raw))
+	if !reflect.DeepEqual(rowsBefore, testenv.RowCounts(t, raw)) {
+		t.Errorf("row counts changed: %v -> %v", rowsBefore, testenv.RowCounts(t, raw))
 	}
 	for _, idx := range []string{"tb_voucher_order.uk_user_voucher", "tb_follow.uk_user_follow"} {
 		tbl, name, _ := strings.Cut(idx, ".")
@@ -66,37 +65,3 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 	}
 }
 
-// columns describes every original column; column_key is left out because it
-// reflects added indexes, which are allowed.
-func columns(t *testing.T, db *sql.DB) map[string]string {
-	rows, err := db.Query(`SELECT table_name, column_name, ordinal_position, column_default, is_nullable,
-		column_type, extra, column_comment, collation_name
-		FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name LIKE 'tb\_%'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var tbl, col string
-		var pos int
-		var def, nullable, typ, extra, comment, coll sql.NullString
-		if err := rows.Scan(&tbl, &col, &pos, &def, &nullable, &typ, &extra, &comment, &coll); err != nil {
-			t.Fatal(err)
-		}
-		out[tbl+"."+col] = fmt.Sprint(pos, def, nullable, typ, extra, comment, coll)
-	}
-	return out
-}
-
-func rowCounts(t *testing.T, db *sql.DB) map[string]int {
-	out := map[string]int{}
-	for _, tbl := range []string{"tb_blog", "tb_shop", "tb_shop_type", "tb_user", "tb_voucher"} {
-		var n int
-		if err := db.QueryRow("SELECT COUNT(*) FROM " + tbl).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out[tbl] = n
-	}
-	return out
-}

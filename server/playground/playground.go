@@ -87,7 +87,7 @@ type staticFile struct {
 	etag string
 }
 
-type handler struct {
+type pageHandler struct {
 	index  []byte
 	csp    string
 	static map[string]staticFile
@@ -98,7 +98,7 @@ func newHandler(endpoint string, files fs.FS, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &handler{static: map[string]staticFile{"boot.js": newStaticFile(bootJS)}}
+	h := &pageHandler{static: map[string]staticFile{"boot.js": newStaticFile(bootJS)}}
 	embeddedAll := true
 	for _, a := range assetFiles {
 		b, err := fs.ReadFile(files, a.name)
@@ -159,7 +159,7 @@ func newStaticFile(b []byte) staticFile {
 // url is relative so the page also works under a prefix; the content hash in
 // the query changes the URL whenever the bytes change, which makes the
 // year-long immutable caching below safe.
-func (h *handler) url(name string) string {
+func (h *pageHandler) url(name string) string {
 	return "static/" + name + "?v=" + strings.Trim(h.static[name].etag, `"`)
 }
 
@@ -189,7 +189,7 @@ func contentSecurityPolicy(endpoint, scriptOrigin string) string {
 	}, "; ")
 }
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *pageHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
