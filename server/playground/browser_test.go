@@ -15,6 +15,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -88,7 +89,7 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	var (
 		mu       sync.Mutex
 		offsite  []string // requests that left the test server
-		problems []string // console errors and uncaught exceptions
+		problems []string // console errors, uncaught exceptions, CSP violations
 	)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		mu.Lock()
@@ -105,6 +106,10 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 					args = append(args, string(a.Value)+a.Description)
 				}
 				problems = append(problems, "console.error: "+strings.Join(args, " "))
+			}
+		case *cdplog.EventEntryAdded: // where Chromium reports CSP violations and failed loads
+			if ev.Entry.Level == cdplog.LevelError {
+				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
 			}
 		case *runtime.EventExceptionThrown:
 			problems = append(problems, "exception: "+ev.ExceptionDetails.Error())
@@ -123,7 +128,7 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	)
 	if shot := os.Getenv("PLAYGROUND_SCREENSHOT"); shot != "" { // a PNG path, for a person to look at
 		var png []byte
-		if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 90)); err == nil {
+		if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err == nil {
 			_ = os.WriteFile(shot, png, 0o644)
 		}
 	}
