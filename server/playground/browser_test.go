@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,10 +58,21 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	gql := handler.New(graph.NewSchema(&graph.Resolver{Shops: shop.New(db.Client)}))
 	gql.AddTransport(transport.POST{})
 
+	var (
+		mu       sync.Mutex
+		offsite  []string // requests that left the test server
+		problems []string // console errors, uncaught exceptions, CSP violations
+	)
 	var logs bytes.Buffer
 	mux := http.NewServeMux()
 	mux.Handle("/", New("/graphql", slog.New(slog.NewTextHandler(&logs, nil))))
-	mux.Handle("/graphql", gql)
+	var auth []string // Authorization of each POST, to see the stored token sent
+	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		gql.ServeHTTP(w, r)
+	}))
 	if logs.Len() != 0 {
 		t.Fatalf("playground logged at start-up: %s", logs.String())
 	}
@@ -86,11 +98,6 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 
-	var (
-		mu       sync.Mutex
-		offsite  []string // requests that left the test server
-		problems []string // console errors, uncaught exceptions, CSP violations
-	)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -120,6 +127,10 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	page := srv.URL + "/?query=" + url.QueryEscape("{ shopTypes { name } }")
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(page),
+		// A token the user typed into the headers editor earlier, persisted by
+		// GraphiQL in this origin's storage, must go out with the query.
+		chromedp.Evaluate(`localStorage.setItem('graphiql:headers', '{"Authorization": "stored-token"}')`, nil),
+		chromedp.Reload(),
 		chromedp.WaitVisible(`.graphiql-execute-button`, chromedp.ByQuery),
 		chromedp.Click(`.graphiql-execute-button`, chromedp.ByQuery),
 		chromedp.Poll(`(document.querySelector('.graphiql-response') || {}).innerText?.includes('美食')`, nil,
@@ -139,6 +150,9 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	}
 	if !strings.Contains(result, "美食") {
 		t.Errorf("result pane: %q", result)
+	}
+	if !slices.Contains(auth, "stored-token") {
+		t.Errorf("no POST carried the stored token; Authorization headers seen: %q", auth)
 	}
 	if len(offsite) > 0 {
 		t.Errorf("page requested resources outside the test server: %q", offsite)
