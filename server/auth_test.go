@@ -35,7 +35,9 @@ func TestLoginMeLogout(t *testing.T) {
 		if !regexp.MustCompile(`^user_[a-z0-9]{10}$`).MatchString(out.Login.User.NickName) {
 			t.Fatalf("new user's nick name %q", out.Login.User.NickName)
 		}
-		var me struct{ Me *struct{ ID, NickName string } }
+		var me struct {
+			Me *struct{ ID, NickName string }
+		}
 		ts.ok(out.Login.Token, meQuery, nil, &me)
 		if me.Me == nil || me.Me.ID != out.Login.User.ID {
 			t.Fatalf("me = %+v, want user %s", me.Me, out.Login.User.ID)

@@ -37,9 +37,16 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			}
 			return gerr
 		}
-		var ge *gqlerror.Error
-		if errors.As(err, &ge) && ge.Extensions["code"] != nil && ge.Err == nil {
-			return gerr // gqlgen's own: parse, validation, complexity
+		// gqlgen's own errors (parse, validation, complexity, unreadable
+		// request) wrap no Go error and describe the request, not the server.
+		if ge, ok := errors.AsType[*gqlerror.Error](err); ok && ge.Err == nil {
+			if gerr.Extensions["code"] == nil {
+				if gerr.Extensions == nil {
+					gerr.Extensions = map[string]any{}
+				}
+				gerr.Extensions["code"] = string(apperr.BadUserInput)
+			}
+			return gerr
 		}
 		log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
 		return &gqlerror.Error{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -59,5 +60,20 @@ func untilShutdown(shutdown context.Context, next http.Handler) http.Handler {
 		stop := context.AfterFunc(shutdown, cancel)
 		defer stop()
 		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// limitBody refuses bodies over max bytes: at once with 413 when the length is
+// declared, else when reading passes the limit (the error presenter reports it).
+func limitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_, _ = fmt.Fprintf(w, `{"errors":[{"message":"request body is larger than %d bytes","extensions":{"code":"BAD_USER_INPUT"}}]}`, max)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, r)
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/hmdp/hmdp/graph"
-	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 )
 
@@ -22,7 +22,7 @@ func (a *App) routes() http.Handler {
 	origins := originPolicy{allowed: a.cfg.AllowedOrigins}
 	gql := a.graphqlServer(origins)
 	mux.Handle("/graphql", untilShutdown(a.shutdown, origins.cors(withViewer(a.auth, a.log,
-		http.MaxBytesHandler(gql, a.cfg.MaxBodyBytes)))))
+		limitBody(a.cfg.MaxBodyBytes, gql)))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	})
@@ -78,10 +78,18 @@ func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (conte
 	v, err := a.auth.Authenticate(ctx, token)
 	if err != nil {
 		a.log.ErrorContext(ctx, "websocket init", "err", err)
-		return ctx, nil, apperr.New(apperr.Internal, "session store unavailable")
+		return refuse(ctx, 4500, "session store unavailable")
 	}
 	if v == nil {
-		return ctx, nil, apperr.New(apperr.Unauthenticated, "invalid or expired token")
+		return refuse(ctx, 4403, "invalid or expired token")
 	}
 	return auth.WithViewer(ctx, v), &p, nil
+}
+
+// refuse ends a websocket at connection_init with a close code of the
+// graphql-transport-ws protocol (4403 Forbidden, 4500 internal error).
+func refuse(ctx context.Context, code int, reason string) (context.Context, *transport.InitPayload, error) {
+	ctx = transport.WithWebsocketCloseCode(ctx, code)
+	ctx = transport.AppendCloseReason(ctx, reason)
+	return ctx, nil, errors.New(reason)
 }
