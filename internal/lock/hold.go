@@ -14,7 +14,7 @@ type Hold struct {
 	token    int64
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
-	unlink   func() bool
+	unlink   func()
 	sig      *signal
 	unlocked atomic.Bool
 	release  func(ctx context.Context) error
@@ -24,7 +24,7 @@ func newHold(parent context.Context, name string, token int64, sig *signal, rele
 	ctx, cancel := context.WithCancelCause(parent)
 	// The lock's fate reaches every hold of it, including re-entries made
 	// with a context that does not derive from the first hold's.
-	unlink := context.AfterFunc(sig.ctx, func() { cancel(context.Cause(sig.ctx)) })
+	unlink := sig.attach(cancel)
 	return &Hold{name: name, token: token, ctx: ctx, cancel: cancel, unlink: unlink, sig: sig, release: release}
 }
 
@@ -63,28 +63,59 @@ func (h *Hold) Unlock(ctx context.Context) error {
 	return err
 }
 
-// signal is the shared fate of a lock's holds: it ends once, either lost or released.
+// signal is the shared fate of a lock's holds: it ends once, either lost or
+// released, and cancels every attached hold's context before Lost closes, so
+// a holder woken by Lost always finds the cause in its context.
 type signal struct {
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	lost   chan struct{}
-	once   sync.Once
+	mu      sync.Mutex
+	ended   bool
+	cause   error
+	cancels map[*context.CancelCauseFunc]struct{}
+	lost    chan struct{}
 }
 
 func newSignal() *signal {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	return &signal{ctx: ctx, cancel: cancel, lost: make(chan struct{})}
+	return &signal{cancels: map[*context.CancelCauseFunc]struct{}{}, lost: make(chan struct{})}
+}
+
+// attach makes cancel run when the signal ends; the returned func detaches it.
+func (s *signal) attach(cancel context.CancelCauseFunc) (detach func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		cancel(s.cause)
+		return func() {}
+	}
+	p := &cancel
+	s.cancels[p] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		delete(s.cancels, p)
+		s.mu.Unlock()
+	}
 }
 
 // lose ends the signal as lost; it reports whether this call ended it.
-func (s *signal) lose(why string) (ended bool) {
-	s.once.Do(func() {
-		ended = true
-		close(s.lost)
-		s.cancel(fmt.Errorf("%w: %s", ErrLockLost, why))
-	})
-	return ended
-}
+func (s *signal) lose(why string) bool { return s.end(fmt.Errorf("%w: %s", ErrLockLost, why), true) }
 
 // release ends the signal as released.
-func (s *signal) release() { s.once.Do(func() { s.cancel(ErrReleased) }) }
+func (s *signal) release() { s.end(ErrReleased, false) }
+
+func (s *signal) end(cause error, lost bool) bool {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return false
+	}
+	s.ended, s.cause = true, cause
+	cancels := s.cancels
+	s.cancels = nil
+	s.mu.Unlock()
+	for c := range cancels {
+		(*c)(cause)
+	}
+	if lost {
+		close(s.lost)
+	}
+	return true
+}
