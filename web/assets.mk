@@ -11,6 +11,10 @@
 # Without npm the target prints one line and succeeds: the binary then serves a
 # page that loads the same pinned versions from a CDN, and says so in its log.
 
+# Included near the top of the root Makefile, this file must not make its own
+# first rule the default goal: remember it here, restore it at the end.
+PLAYGROUND_SAVED_GOAL := $(.DEFAULT_GOAL)
+
 PLAYGROUND_WEB    ?= web
 PLAYGROUND_ASSETS ?= server/playground/assets
 NPM               ?= npm
@@ -55,3 +59,5 @@ playground-assets:
 	@echo "playground-assets: npm not found; the playground will load GraphiQL from a CDN"
 
 endif
+
+.DEFAULT_GOAL := $(PLAYGROUND_SAVED_GOAL)
