@@ -58,7 +58,11 @@ func (*GraphQLMetrics) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (m *GraphQLMetrics) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	oc := graphql.GetOperationContext(ctx)
-	label := m.label(oc.OperationName)
+	name := oc.OperationName
+	if oc.Operation != nil {
+		name = oc.Operation.Name // named in the document even if the request did not say
+	}
+	label := m.label(name)
 	m.requests.WithLabelValues(label).Inc()
 	start := time.Now()
 	handler := next(ctx)

@@ -48,3 +48,15 @@ func (p originPolicy) cors(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// websockets refuses upgrades from disallowed origins with 403 before gqlgen
+// sees them (the upgrader checks again, but would answer 400 and log noise).
+func (p originPolicy) websockets(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" && !p.allows(r) {
+			http.Error(w, "origin not allowed", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

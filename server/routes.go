@@ -14,15 +14,22 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/hmdp/hmdp/graph"
+	"github.com/hmdp/hmdp/server/playground"
 	"github.com/hmdp/hmdp/internal/auth"
 )
 
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
 	origins := originPolicy{allowed: a.cfg.AllowedOrigins}
-	gql := a.graphqlServer(origins)
-	mux.Handle("/graphql", untilShutdown(a.shutdown, origins.cors(withViewer(a.auth, a.log,
-		limitBody(a.cfg.MaxBodyBytes, gql)))))
+	// Outermost first: shutdown ends websockets, origin checks, CORS, the
+	// session, the body limit, then gqlgen.
+	var api http.Handler = a.graphqlServer(origins)
+	api = limitBody(a.cfg.MaxBodyBytes, api)
+	api = withViewer(a.auth, a.log, api)
+	api = origins.cors(api)
+	api = origins.websockets(api)
+	api = untilShutdown(a.shutdown, api)
+	mux.Handle("/graphql", api)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	})
@@ -35,6 +42,9 @@ func (a *App) routes() http.Handler {
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{}))
+	if a.cfg.Playground {
+		mux.Handle("/", playground.New("/graphql", a.log)) // it answers 405 to anything but GET/HEAD
+	}
 	return mux
 }
 

@@ -10,7 +10,19 @@
   ws.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
 
   var props = {
-    fetcher: GraphiQL.createFetcher({ url: url.href, subscriptionUrl: ws.href }),
+    fetcher: GraphiQL.createFetcher({
+      url: url.href,
+      subscriptionUrl: ws.href,
+      // Websockets cannot carry headers: send the headers editor's content
+      // (e.g. Authorization) as the connection_init payload, read when connecting.
+      wsConnectionParams: function () {
+        try {
+          return JSON.parse(localStorage.getItem('graphiql:headers') || '{}');
+        } catch (e) {
+          return {};
+        }
+      },
+    }),
     // The headers editor is how a user sends {"Authorization": "<token>"};
     // persisting it keeps the token across reloads (in this browser's storage).
     isHeadersEditorEnabled: true,
