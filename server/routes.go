@@ -14,8 +14,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/hmdp/hmdp/graph"
-	"github.com/hmdp/hmdp/server/playground"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/server/playground"
 )
 
 func (a *App) routes() http.Handler {

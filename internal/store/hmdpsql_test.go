@@ -64,4 +64,3 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 		t.Errorf("ent reads %d blogs, table has %d", n, rowsBefore["tb_blog"])
 	}
 }
-
