@@ -1,7 +1,6 @@
 package schema
 
 import (
-
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -31,4 +30,3 @@ func (UserInfo) Fields() []ent.Field {
 		field.Int("level").Optional().Default(0).SchemaType(mysqlType("tinyint(1) unsigned")),
 	}
 }
-
