@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/hmdp/hmdp/lua"
 )
 
 // Reentrant is a lock with Redisson's semantics: a Redis hash owner -> hold
@@ -40,7 +38,7 @@ func (r *Reentrant) TryLock(ctx context.Context, wait, lease time.Duration) (*Ho
 	var start time.Time
 	try := func(ctx context.Context) (bool, time.Duration, error) {
 		start = time.Now() // before the request: the lease is counted from no later than this
-		v, err := lua.Script("lock_reentrant_acquire").Run(ctx, r.l.client,
+		v, err := scriptReentrantAcquire.Run(ctx, r.l.client,
 			[]string{r.k.lock, r.k.fence}, owner, ttl.Milliseconds(), fenceTTL.Milliseconds()).Slice()
 		if err != nil {
 			return false, 0, err
@@ -135,7 +133,7 @@ func (l *Locker) attach(ctx context.Context, k keys, owner string, token int64, 
 
 // release undoes one hold of h in Redis.
 func (l *Locker) release(ctx context.Context, h *holding, owner string) error {
-	left, err := lua.Script("lock_reentrant_release").Run(ctx, l.client, []string{h.k.lock, h.k.channel}, owner).Int64()
+	left, err := scriptReentrantRelease.Run(ctx, l.client, []string{h.k.lock, h.k.channel}, owner).Int64()
 	l.mu.Lock()
 	h.refs--
 	last := h.refs <= 0

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/hmdp/hmdp/lua"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -78,7 +77,7 @@ func setNX(ctx context.Context, c redis.UniversalClient, key, value string, ttl 
 
 // releaseSimple deletes the lock only if it still holds value, and tells waiters.
 func releaseSimple(ctx context.Context, c redis.UniversalClient, k keys, value string) error {
-	n, err := lua.Script("lock_simple_release").Run(ctx, c, []string{k.lock, k.channel}, value).Int64()
+	n, err := scriptSimpleRelease.Run(ctx, c, []string{k.lock, k.channel}, value).Int64()
 	if err != nil {
 		return err
 	}

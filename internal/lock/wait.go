@@ -16,7 +16,7 @@ type attempt func(ctx context.Context) (acquired bool, ttl time.Duration, err er
 // the holder's remaining TTL runs out (the fallback for a holder that died
 // without releasing), whichever is first. There is no polling loop.
 func (l *Locker) acquire(ctx context.Context, k keys, kind string, wait time.Duration, try attempt) error {
-	ok, _, err := try(ctx)
+	ok, ttl, err := try(ctx)
 	if err != nil || ok {
 		return err
 	}
@@ -31,11 +31,16 @@ func (l *Locker) acquire(ctx context.Context, k keys, kind string, wait time.Dur
 	w := l.sub.join(k.channel)
 	acquired := false
 	defer func() { l.sub.leave(w, acquired) }()
+	// Try again only once the subscription is active, so a release published
+	// in between cannot slip past; should it never confirm, the holder's TTL
+	// still bounds the wait.
+	t := time.NewTimer(fallback(ttl, deadline))
 	select {
 	case <-w.ready():
+	case <-t.C:
 	case <-ctx.Done():
-		return waitEnded(ctx, k)
 	}
+	t.Stop()
 	for {
 		ok, ttl, err := try(ctx)
 		switch {
@@ -47,14 +52,20 @@ func (l *Locker) acquire(ctx context.Context, k keys, kind string, wait time.Dur
 		case err != nil:
 			return err
 		}
-		sleep := time.Until(deadline)
-		if ttl >= 0 && ttl < sleep {
-			sleep = ttl
-		}
-		if err := l.sub.park(ctx, w, sleep); err != nil {
+		if err := l.sub.park(ctx, w, fallback(ttl, deadline)); err != nil {
 			return waitEnded(ctx, k)
 		}
 	}
+}
+
+// fallback is how long to sleep when no release message comes: until the
+// holder's TTL runs out (ttl < 0: unknown) but not past the deadline.
+func fallback(ttl time.Duration, deadline time.Time) time.Duration {
+	d := time.Until(deadline)
+	if ttl >= 0 && ttl < d {
+		return ttl
+	}
+	return d
 }
 
 // errWaitOver is the cause of the wait's own deadline.

@@ -3,8 +3,6 @@ package lock
 import (
 	"context"
 	"time"
-
-	"github.com/hmdp/hmdp/lua"
 )
 
 // watchdog renews h's lease every renewEvery until h ends (Redisson's
@@ -26,7 +24,7 @@ func (l *Locker) watchdog(h *holding, owner string, start time.Time) {
 		// The timeout takes effect only on clients with ContextTimeoutEnabled;
 		// otherwise the client's read timeout bounds the call.
 		ctx, cancel := context.WithTimeout(context.Background(), l.renewEvery)
-		n, err := lua.Script("lock_reentrant_renew").Run(ctx, l.client, []string{h.k.lock}, owner, l.lease.Milliseconds()).Int64()
+		n, err := scriptReentrantRenew.Run(ctx, l.client, []string{h.k.lock}, owner, l.lease.Milliseconds()).Int64()
 		cancel()
 		switch {
 		case err == nil && n == 1:
