@@ -39,10 +39,11 @@ func (h *Hold) Name() string { return h.name }
 // Simple and multi-node locks have no token (0).
 func (h *Hold) Token() int64 { return h.token }
 
-// Context is the caller's context plus the lock owner, canceled when the lock
-// is lost (cause ErrLockLost) or unlocked (cause ErrReleased). Run long work
-// with it so the work stops when the lock goes away, and pass it to nested
-// reentrant TryLock calls so they re-enter.
+// Context is the context given to TryLock (plus, for a reentrant lock, its
+// owner), canceled when the lock is lost (cause ErrLockLost) or this hold is
+// unlocked (cause ErrReleased). Run long work with it so the work stops when
+// the lock goes away, and pass it to nested reentrant TryLock calls so they
+// re-enter.
 func (h *Hold) Context() context.Context { return h.ctx }
 
 // Lost is closed when the lock is lost while held: the watchdog could not
@@ -67,6 +68,7 @@ func (h *Hold) Unlock(ctx context.Context) error {
 // released, and cancels every attached hold's context before Lost closes, so
 // a holder woken by Lost always finds the cause in its context.
 type signal struct {
+	onLost  func(why string) // counts and logs the loss before anyone is told
 	mu      sync.Mutex
 	ended   bool
 	cause   error
@@ -74,8 +76,8 @@ type signal struct {
 	lost    chan struct{}
 }
 
-func newSignal() *signal {
-	return &signal{cancels: map[*context.CancelCauseFunc]struct{}{}, lost: make(chan struct{})}
+func newSignal(onLost func(why string)) *signal {
+	return &signal{onLost: onLost, cancels: map[*context.CancelCauseFunc]struct{}{}, lost: make(chan struct{})}
 }
 
 // attach makes cancel run when the signal ends; the returned func detaches it.
@@ -95,27 +97,30 @@ func (s *signal) attach(cancel context.CancelCauseFunc) (detach func()) {
 	}
 }
 
-// lose ends the signal as lost; it reports whether this call ended it.
-func (s *signal) lose(why string) bool { return s.end(fmt.Errorf("%w: %s", ErrLockLost, why), true) }
+// lose ends the signal as lost (a no-op once ended).
+func (s *signal) lose(why string) { s.end(fmt.Errorf("%w: %s", ErrLockLost, why), why) }
 
 // release ends the signal as released.
-func (s *signal) release() { s.end(ErrReleased, false) }
+func (s *signal) release() { s.end(ErrReleased, "") }
 
-func (s *signal) end(cause error, lost bool) bool {
+// end ends the signal with cause; why is set when the lock was lost.
+func (s *signal) end(cause error, why string) {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
-		return false
+		return
 	}
 	s.ended, s.cause = true, cause
 	cancels := s.cancels
 	s.cancels = nil
 	s.mu.Unlock()
+	if why != "" && s.onLost != nil {
+		s.onLost(why)
+	}
 	for c := range cancels {
 		(*c)(cause)
 	}
-	if lost {
+	if why != "" {
 		close(s.lost)
 	}
-	return true
 }

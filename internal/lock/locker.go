@@ -105,6 +105,14 @@ func (l *Locker) Close() error {
 	return l.sub.close()
 }
 
+// lostHook counts and logs the loss of a lock of kind called name.
+func (l *Locker) lostHook(kind, name string) func(why string) {
+	return func(why string) {
+		l.metrics.losses.WithLabelValues(kind).Inc()
+		l.log.Warn("lock: lost", "kind", kind, "lock", name, "why", why)
+	}
+}
+
 // keys names the Redis keys of lock name. All of them carry the hash tag
 // {name}, so a script touching several of them stays in one cluster slot;
 // the release channel carries it too, which keeps PUBLISH inside a script legal.

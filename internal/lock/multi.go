@@ -206,13 +206,8 @@ func (m *Multi) undo(k keys, i int, value string) {
 }
 
 func (m *Multi) hold(ctx context.Context, ks []keys, value string, validUntil time.Time) *Hold {
-	met := m.nodes[0].metrics
-	sig := newSignal()
-	expiry := time.AfterFunc(time.Until(validUntil), func() {
-		if sig.lose("validity ran out") {
-			met.losses.WithLabelValues(m.kind).Inc()
-		}
-	})
+	sig := newSignal(m.nodes[0].lostHook(m.kind, ks[0].name))
+	expiry := time.AfterFunc(time.Until(validUntil), func() { sig.lose("validity ran out") })
 	return newHold(ctx, ks[0].name, 0, sig, func(context.Context) error {
 		expiry.Stop()
 		defer sig.release()
@@ -223,9 +218,7 @@ func (m *Multi) hold(ctx context.Context, ks []keys, value string, validUntil ti
 		if len(errs) > 0 {
 			return errors.Join(errs...)
 		}
-		if sig.lose("gone before unlock") {
-			met.losses.WithLabelValues(m.kind).Inc()
-		}
+		sig.lose("gone before unlock")
 		return &NotHeldError{Name: ks[0].name}
 	})
 }

@@ -106,7 +106,7 @@ func (l *Locker) attach(ctx context.Context, k keys, owner string, token int64, 
 	l.mu.Lock()
 	h := l.holdings[hk]
 	if h == nil {
-		h = &holding{key: hk, k: k, sig: newSignal(), stop: make(chan struct{})}
+		h = &holding{key: hk, k: k, sig: newSignal(l.lostHook(kindReentrant, k.name)), stop: make(chan struct{})}
 		h.stopOnce = sync.OnceFunc(func() { close(h.stop) })
 		l.holdings[hk] = h
 	}
@@ -164,10 +164,7 @@ func (l *Locker) finish(h *holding) {
 // lose ends a holding whose lock went away, telling its holders.
 func (l *Locker) lose(h *holding, why string) {
 	l.forget(h)
-	if h.sig.lose(why) {
-		l.metrics.losses.WithLabelValues(kindReentrant).Inc()
-		l.log.Warn("lock: lost", "lock", h.k.name, "why", why)
-	}
+	h.sig.lose(why)
 }
 
 func (l *Locker) forget(h *holding) {

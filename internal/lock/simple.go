@@ -49,17 +49,13 @@ func (s *Simple) TryLock(ctx context.Context, wait, ttl time.Duration) (*Hold, e
 		return nil, err
 	}
 	s.l.metrics.acquisitions.WithLabelValues(kindSimple).Inc()
-	sig := newSignal()
-	expiry := time.AfterFunc(time.Until(start.Add(ttl)), func() {
-		if sig.lose("lease ran out") {
-			s.l.metrics.losses.WithLabelValues(kindSimple).Inc()
-		}
-	})
+	sig := newSignal(s.l.lostHook(kindSimple, s.k.name))
+	expiry := time.AfterFunc(time.Until(start.Add(ttl)), func() { sig.lose("lease ran out") })
 	return newHold(ctx, s.k.name, 0, sig, func(ctx context.Context) error {
 		expiry.Stop()
 		err := releaseSimple(ctx, s.l.client, s.k, value)
-		if errors.Is(err, ErrNotHeld) && sig.lose("gone before unlock") {
-			s.l.metrics.losses.WithLabelValues(kindSimple).Inc()
+		if errors.Is(err, ErrNotHeld) {
+			sig.lose("gone before unlock")
 		}
 		sig.release()
 		return err
