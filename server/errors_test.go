@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/hmdp/hmdp/internal/apperr"
+)
+
+func TestPresentError(t *testing.T) {
+	var logs bytes.Buffer
+	present := presentError(slog.New(slog.NewJSONHandler(&logs, nil)))
+	ctx := context.Background()
+
+	// A panic in a resolver is logged with its stack and shown as a bare internal error.
+	perr := recoverPanic(slog.New(slog.NewJSONHandler(&logs, nil)))(ctx, "index out of range [3]")
+	got := present(ctx, perr)
+	if got.Message != "internal server error" || got.Extensions["code"] != "INTERNAL_SERVER_ERROR" {
+		t.Fatalf("panic presented as %+v", got)
+	}
+	if !strings.Contains(logs.String(), "index out of range [3]") || !strings.Contains(logs.String(), "goroutine") {
+		t.Fatalf("panic not logged with its stack: %s", logs.String())
+	}
+
+	// Driver errors never reach the client, however they are wrapped.
+	got = present(ctx, fmt.Errorf("load shop: %w", errors.New("Error 1045: Access denied for user 'root'@'10.0.0.5'")))
+	if got.Message != "internal server error" || strings.Contains(fmt.Sprint(got.Extensions), "1045") {
+		t.Fatalf("driver error presented as %+v", got)
+	}
+
+	// Domain errors keep their message, code and field, even wrapped.
+	got = present(ctx, fmt.Errorf("update: %w", apperr.BadInput("input.name", "must not be empty")))
+	if got.Extensions["code"] != "BAD_USER_INPUT" || got.Extensions["field"] != "input.name" || got.Message != "input.name: must not be empty" {
+		t.Fatalf("domain error presented as %+v", got)
+	}
+}
