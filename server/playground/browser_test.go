@@ -79,6 +79,20 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
+	// Not t.TempDir: Chromium's helper processes can still be writing into the
+	// profile for a moment after the browser exits, which fails t.TempDir's cleanup.
+	profile, err := os.MkdirTemp("", "hmdp-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	allocCtx, cancel := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
@@ -89,7 +103,7 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), // fresh: no stored GraphiQL query or headers
+		chromedp.UserDataDir(profile), // fresh: no stored GraphiQL query or headers
 		chromedp.WindowSize(1280, 800),
 	)
 	defer cancel()
@@ -125,7 +139,7 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 
 	var result string
 	page := srv.URL + "/?query=" + url.QueryEscape("{ shopTypes { name } }")
-	err := chromedp.Run(ctx,
+	err = chromedp.Run(ctx,
 		chromedp.Navigate(page),
 		// A token the user typed into the headers editor earlier, persisted by
 		// GraphiQL in this origin's storage, must go out with the query.
