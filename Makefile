@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run build test test-short generate lint seed bench check-generate
+.PHONY: run build test test-cluster generate lint seed bench check-generate
 
 -include web/assets.mk
 
@@ -17,6 +17,10 @@ build: playground-assets
 ## test: every test, with the race detector; real MySQL/Redis too when HMDP_TEST_MYSQL_DSN / HMDP_TEST_REDIS_ADDR are set
 test: playground-assets
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+## test-cluster: the Redis-backed tests again on a throw-away 3-master Redis Cluster (needs redis-server)
+test-cluster:
+	scripts/redis-cluster.sh $(GO) test -count=1 -timeout 10m ./internal/... ./server/
 
 ## generate: ent (with entgql) first, then gqlgen
 generate:

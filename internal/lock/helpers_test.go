@@ -57,11 +57,7 @@ func realTime(t testing.TB, b testenv.RedisBackend) {
 // it stands in for a second API server.
 func secondClient(t testing.TB, b testenv.RedisBackend) redis.UniversalClient {
 	t.Helper()
-	addr := testenv.RealRedisAddr()
-	if b.Mini != nil {
-		addr = b.Mini.Addr()
-	}
-	c := redis.NewClient(&redis.Options{Addr: addr})
+	c := testenv.NewRedisClient(serverAddr(b))
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }

@@ -55,7 +55,7 @@ func NewRealRedis(t testing.TB) RedisBackend {
 	if addr == "" {
 		t.Skip("HMDP_TEST_REDIS_ADDR not set")
 	}
-	c := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: strings.Split(addr, ",")})
+	c := NewRedisClient(addr)
 	if err := c.Ping(context.Background()).Err(); err != nil {
 		t.Fatalf("HMDP_TEST_REDIS_ADDR=%s: %v", addr, err)
 	}
@@ -92,4 +92,11 @@ func ForEachRedis(t *testing.T, fn func(t *testing.T, b RedisBackend)) {
 	if RealRedisAddr() != "" {
 		t.Run("real", func(t *testing.T) { fn(t, NewRealRedis(t)) })
 	}
+}
+
+// NewRedisClient connects to addrs, comma-separated: one address is a single
+// server, several are a Redis Cluster (scripts/redis-cluster.sh makes one).
+func NewRedisClient(addrs string) redis.UniversalClient {
+	list := strings.Split(addrs, ",")
+	return redis.NewUniversalClient(&redis.UniversalOptions{Addrs: list, IsClusterMode: len(list) > 1})
 }
