@@ -414,9 +414,19 @@ func (c *Cache[K, V]) Invalidate(ctx context.Context, id K) error {
 }
 
 // InvalidateID is Invalidate with the id as its string form (for the outbox).
+//
+// It deletes under the rebuild lock: a loader that read the row before the
+// change committed holds that lock until it has written, so its old value is
+// deleted here rather than written after the delete (the classic cache-aside
+// race). If the lock stays busy the key is deleted anyway and an error asks
+// the caller (the outbox) to delete again later.
 func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 	if c.near != nil {
 		c.near.drop(sid)
+	}
+	h, lerr := c.cfg.Locker.Simple(c.lockName(sid)).TryLock(ctx, c.cfg.LockWait, c.cfg.LockTTL)
+	if lerr == nil {
+		defer func() { _ = h.Unlock(context.WithoutCancel(ctx)) }()
 	}
 	if err := c.client.Del(ctx, c.key(sid)).Err(); err != nil {
 		return fmt.Errorf("cache %s: delete %s: %w", c.cfg.Name, sid, err)
@@ -425,6 +435,9 @@ func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 		if err := c.client.Publish(ctx, c.channel(), sid).Err(); err != nil {
 			return fmt.Errorf("cache %s: publish invalidation of %s: %w", c.cfg.Name, sid, err)
 		}
+	}
+	if lerr != nil {
+		return fmt.Errorf("cache %s: deleted %s without the rebuild lock, delete again later: %w", c.cfg.Name, sid, lerr)
 	}
 	return nil
 }

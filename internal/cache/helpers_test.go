@@ -77,10 +77,12 @@ func (c *clock) Add(d time.Duration) {
 // newCache builds a cache on the test's Redis, as one server instance would.
 func newCache(t *testing.T, b testenv.RedisBackend, reg *prometheus.Registry, src *source, edit func(*Config)) *Cache[int64, item] {
 	t.Helper()
+	l := lock.New(b.Client, b.Prefix)
+	t.Cleanup(func() { _ = l.Close() })
 	cfg := Config{
 		Name:       "item",
 		Prefix:     b.Prefix,
-		Locker:     lock.New(b.Client, b.Prefix),
+		Locker:     l,
 		Registerer: reg,
 	}
 	if edit != nil {
