@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/shop"
@@ -319,5 +320,14 @@ func TestUVToday(t *testing.T) {
 		if ttl := e.redis.Client.TTL(ctx, s.uvKey(5, s.now())).Val(); ttl <= 0 || ttl > uvKeyTTL {
 			t.Fatalf("uv key ttl %v", ttl)
 		}
+		// Another instance's visitor arrives within its flush interval.
+		other := e.instance(t, nil)
+		if _, err := other.View(user(9), 5); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 3*time.Second, "the other instance's visitor", func() bool {
+			n, _ := s.UVToday(ctx, 5)
+			return n == 5
+		})
 	})
 }

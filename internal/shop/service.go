@@ -34,6 +34,9 @@ type Config struct {
 	OutboxInterval time.Duration
 	Registerer     prometheus.Registerer
 	Log            *slog.Logger
+	// UVFlush is how often buffered shop visitors are written to their
+	// HyperLogLogs (default 100 ms).
+	UVFlush time.Duration
 	// Now is the clock of the daily UV key (default time.Now).
 	Now func() time.Time
 }
@@ -52,6 +55,7 @@ type Service struct {
 	bloom  *cache.Bloom
 	outbox *cache.Outbox
 	geo    *geoIndex
+	visits *visits
 }
 
 const (
@@ -73,6 +77,9 @@ func New(db *ent.Client, rdb redis.UniversalClient, locker *lock.Locker, cfg Con
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.UVFlush <= 0 {
+		cfg.UVFlush = 100 * time.Millisecond
+	}
 	s := &Service{db: db, rdb: rdb, prefix: cfg.Prefix, log: cfg.Log, now: cfg.Now, locker: locker}
 	s.bloom = cache.NewBloom(rdb, cfg.Prefix, "shop", cache.BloomConfig{Log: cfg.Log}, s.allIDs)
 	s.shops = cache.New(rdb, cache.Config{
@@ -86,6 +93,7 @@ func New(db *ent.Client, rdb redis.UniversalClient, locker *lock.Locker, cfg Con
 	s.outbox = cache.NewOutbox(db, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
 	s.outbox.Handle(kindShopChanged, s.applyShopChange)
 	s.geo = &geoIndex{s: s}
+	s.visits = newVisits(rdb, cfg.UVFlush, func(err error) { cfg.Log.Warn("write shop visitors", "err", err) })
 	return s
 }
 
@@ -107,6 +115,7 @@ func (s *Service) Start(ctx context.Context) error {
 
 // Close stops the background work.
 func (s *Service) Close() {
+	s.visits.close()
 	s.outbox.Close()
 	_ = s.shops.Close()
 	_ = s.types.Close()
@@ -169,9 +178,7 @@ func (s *Service) View(ctx context.Context, id int64) (*ent.Shop, error) {
 	if err != nil || sh == nil {
 		return sh, err
 	}
-	if err := s.countVisit(ctx, id); err != nil {
-		s.log.Warn("count shop visitor", "shop", id, "err", err)
-	}
+	s.countVisit(ctx, id)
 	return sh, nil
 }
 
