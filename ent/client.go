@@ -19,6 +19,7 @@ import (
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/ent/shoptype"
@@ -43,6 +44,8 @@ type Client struct {
 	Follow *FollowClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// Outbox is the client for interacting with the Outbox builders.
+	Outbox *OutboxClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
 	SeckillVoucher *SeckillVoucherClient
 	// Shop is the client for interacting with the Shop builders.
@@ -74,6 +77,7 @@ func (c *Client) init() {
 	c.BlogComment = NewBlogCommentClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.Order = NewOrderClient(c.config)
+	c.Outbox = NewOutboxClient(c.config)
 	c.SeckillVoucher = NewSeckillVoucherClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
@@ -177,6 +181,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		BlogComment:    NewBlogCommentClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Order:          NewOrderClient(cfg),
+		Outbox:         NewOutboxClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
 		ShopType:       NewShopTypeClient(cfg),
@@ -207,6 +212,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		BlogComment:    NewBlogCommentClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Order:          NewOrderClient(cfg),
+		Outbox:         NewOutboxClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
 		ShopType:       NewShopTypeClient(cfg),
@@ -243,8 +249,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogComment, c.Follow, c.Order, c.SeckillVoucher, c.Shop, c.ShopType,
-		c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.Follow, c.Order, c.Outbox, c.SeckillVoucher, c.Shop,
+		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Use(hooks...)
 	}
@@ -254,8 +260,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogComment, c.Follow, c.Order, c.SeckillVoucher, c.Shop, c.ShopType,
-		c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.Follow, c.Order, c.Outbox, c.SeckillVoucher, c.Shop,
+		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -272,6 +278,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Follow.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
+	case *OutboxMutation:
+		return c.Outbox.mutate(ctx, m)
 	case *SeckillVoucherMutation:
 		return c.SeckillVoucher.mutate(ctx, m)
 	case *ShopMutation:
@@ -836,6 +844,139 @@ func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, erro
 		return (&OrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Order mutation op: %q", m.Op())
+	}
+}
+
+// OutboxClient is a client for the Outbox schema.
+type OutboxClient struct {
+	config
+}
+
+// NewOutboxClient returns a client for the Outbox from the given config.
+func NewOutboxClient(c config) *OutboxClient {
+	return &OutboxClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `outbox.Hooks(f(g(h())))`.
+func (c *OutboxClient) Use(hooks ...Hook) {
+	c.hooks.Outbox = append(c.hooks.Outbox, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `outbox.Intercept(f(g(h())))`.
+func (c *OutboxClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Outbox = append(c.inters.Outbox, interceptors...)
+}
+
+// Create returns a builder for creating a Outbox entity.
+func (c *OutboxClient) Create() *OutboxCreate {
+	mutation := newOutboxMutation(c.config, OpCreate)
+	return &OutboxCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Outbox entities.
+func (c *OutboxClient) CreateBulk(builders ...*OutboxCreate) *OutboxCreateBulk {
+	return &OutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OutboxClient) MapCreateBulk(slice any, setFunc func(*OutboxCreate, int)) *OutboxCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OutboxCreateBulk{err: fmt.Errorf("calling to OutboxClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OutboxCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Outbox.
+func (c *OutboxClient) Update() *OutboxUpdate {
+	mutation := newOutboxMutation(c.config, OpUpdate)
+	return &OutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OutboxClient) UpdateOne(_m *Outbox) *OutboxUpdateOne {
+	mutation := newOutboxMutation(c.config, OpUpdateOne, withOutbox(_m))
+	return &OutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OutboxClient) UpdateOneID(id int64) *OutboxUpdateOne {
+	mutation := newOutboxMutation(c.config, OpUpdateOne, withOutboxID(id))
+	return &OutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Outbox.
+func (c *OutboxClient) Delete() *OutboxDelete {
+	mutation := newOutboxMutation(c.config, OpDelete)
+	return &OutboxDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OutboxClient) DeleteOne(_m *Outbox) *OutboxDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OutboxClient) DeleteOneID(id int64) *OutboxDeleteOne {
+	builder := c.Delete().Where(outbox.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OutboxDeleteOne{builder}
+}
+
+// Query returns a query builder for Outbox.
+func (c *OutboxClient) Query() *OutboxQuery {
+	return &OutboxQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOutbox},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Outbox entity by its id.
+func (c *OutboxClient) Get(ctx context.Context, id int64) (*Outbox, error) {
+	return c.Query().Where(outbox.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OutboxClient) GetX(ctx context.Context, id int64) *Outbox {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OutboxClient) Hooks() []Hook {
+	return c.hooks.Outbox
+}
+
+// Interceptors returns the client interceptors.
+func (c *OutboxClient) Interceptors() []Interceptor {
+	return c.inters.Outbox
+}
+
+func (c *OutboxClient) mutate(ctx context.Context, m *OutboxMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OutboxCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Outbox mutation op: %q", m.Op())
 	}
 }
 
@@ -1853,12 +1994,12 @@ func (c *VoucherClient) mutate(ctx context.Context, m *VoucherMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogComment, Follow, Order, SeckillVoucher, Shop, ShopType, Sign, User,
-		UserInfo, Voucher []ent.Hook
+		Blog, BlogComment, Follow, Order, Outbox, SeckillVoucher, Shop, ShopType, Sign,
+		User, UserInfo, Voucher []ent.Hook
 	}
 	inters struct {
-		Blog, BlogComment, Follow, Order, SeckillVoucher, Shop, ShopType, Sign, User,
-		UserInfo, Voucher []ent.Interceptor
+		Blog, BlogComment, Follow, Order, Outbox, SeckillVoucher, Shop, ShopType, Sign,
+		User, UserInfo, Voucher []ent.Interceptor
 	}
 )
 

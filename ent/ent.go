@@ -16,6 +16,7 @@ import (
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/ent/shoptype"
@@ -87,6 +88,7 @@ func checkColumn(t, c string) error {
 			blogcomment.Table:    blogcomment.ValidColumn,
 			follow.Table:         follow.ValidColumn,
 			order.Table:          order.ValidColumn,
+			outbox.Table:         outbox.ValidColumn,
 			seckillvoucher.Table: seckillvoucher.ValidColumn,
 			shop.Table:           shop.ValidColumn,
 			shoptype.Table:       shoptype.ValidColumn,

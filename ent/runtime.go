@@ -9,6 +9,7 @@ import (
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/schema"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
@@ -160,6 +161,32 @@ func init() {
 	orderDescStatus := orderFields[4].Descriptor()
 	// order.DefaultStatus holds the default value on creation for the status field.
 	order.DefaultStatus = orderDescStatus.Default.(int)
+	outboxFields := schema.Outbox{}.Fields()
+	_ = outboxFields
+	// outboxDescKind is the schema descriptor for kind field.
+	outboxDescKind := outboxFields[1].Descriptor()
+	// outbox.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	outbox.KindValidator = outboxDescKind.Validators[0].(func(string) error)
+	// outboxDescArg is the schema descriptor for arg field.
+	outboxDescArg := outboxFields[2].Descriptor()
+	// outbox.ArgValidator is a validator for the "arg" field. It is called by the builders before save.
+	outbox.ArgValidator = outboxDescArg.Validators[0].(func(string) error)
+	// outboxDescAttempts is the schema descriptor for attempts field.
+	outboxDescAttempts := outboxFields[3].Descriptor()
+	// outbox.DefaultAttempts holds the default value on creation for the attempts field.
+	outbox.DefaultAttempts = outboxDescAttempts.Default.(int)
+	// outboxDescNextTry is the schema descriptor for next_try field.
+	outboxDescNextTry := outboxFields[4].Descriptor()
+	// outbox.DefaultNextTry holds the default value on creation for the next_try field.
+	outbox.DefaultNextTry = outboxDescNextTry.Default.(func() time.Time)
+	// outboxDescCreateTime is the schema descriptor for create_time field.
+	outboxDescCreateTime := outboxFields[5].Descriptor()
+	// outbox.DefaultCreateTime holds the default value on creation for the create_time field.
+	outbox.DefaultCreateTime = outboxDescCreateTime.Default.(func() time.Time)
+	// outboxDescID is the schema descriptor for id field.
+	outboxDescID := outboxFields[0].Descriptor()
+	// outbox.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	outbox.IDValidator = outboxDescID.Validators[0].(func(int64) error)
 	seckillvoucherMixin := schema.SeckillVoucher{}.Mixin()
 	seckillvoucherMixinFields0 := seckillvoucherMixin[0].Fields()
 	_ = seckillvoucherMixinFields0

@@ -22,6 +22,8 @@ type Tx struct {
 	Follow *FollowClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// Outbox is the client for interacting with the Outbox builders.
+	Outbox *OutboxClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
 	SeckillVoucher *SeckillVoucherClient
 	// Shop is the client for interacting with the Shop builders.
@@ -171,6 +173,7 @@ func (tx *Tx) init() {
 	tx.BlogComment = NewBlogCommentClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
+	tx.Outbox = NewOutboxClient(tx.config)
 	tx.SeckillVoucher = NewSeckillVoucherClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/lock"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/redisx"
 	"github.com/hmdp/hmdp/internal/shop"
@@ -28,6 +29,8 @@ type App struct {
 	redis    *redisx.Conn
 	registry *prometheus.Registry
 	auth     *auth.Service
+	shops    *shop.Service
+	locker   *lock.Locker
 	resolver *graph.Resolver
 	handler  http.Handler
 
@@ -90,12 +93,21 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	if opt.Now != nil {
 		limiter.Now = opt.Now
 	}
+	near := cfg.NearCacheTTL
+	if near == 0 {
+		near = -1 // off
+	}
+	a.locker = lock.New(a.redis.Client, cfg.RedisPrefix, lock.WithRegisterer(a.registry), lock.WithLogger(log))
+	a.shops = shop.New(a.db.Client, a.redis.Client, a.locker, shop.Config{Prefix: cfg.RedisPrefix, NearTTL: near, Registerer: a.registry, Log: log})
+	if err = a.shops.Start(ctx); err != nil {
+		return nil, err
+	}
 	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
 	a.resolver = &graph.Resolver{
 		Ent:   a.db.Client,
 		Auth:  a.auth,
 		Users: user.New(a.db.Client),
-		Shops: shop.New(a.db.Client),
+		Shops: a.shops,
 	}
 	a.shutdown, a.cancelShutdown = context.WithCancel(context.Background())
 	a.handler = a.routes()
@@ -114,6 +126,12 @@ func (a *App) Close() {
 		a.cancelShutdown()
 	}
 	var errs []error
+	if a.shops != nil {
+		a.shops.Close()
+	}
+	if a.locker != nil {
+		errs = append(errs, a.locker.Close())
+	}
 	if a.redis != nil {
 		errs = append(errs, a.redis.Close())
 	}

@@ -33,6 +33,8 @@ type Config struct {
 	MaxBodyBytes   int64
 	ShutdownGrace  time.Duration
 	LogLevel       string
+	// NearCacheTTL is the in-process near cache's lifetime (0 = off).
+	NearCacheTTL time.Duration
 }
 
 // setting is one configuration variable: its name, flag, default and parser.
@@ -130,6 +132,14 @@ var settings = []setting{
 			return fmt.Errorf("must be a positive duration like 15s")
 		}
 		c.ShutdownGrace = d
+		return nil
+	}},
+	{"HMDP_NEAR_CACHE_TTL", "near-cache-ttl", "1s", "lifetime of the in-process near cache of hot reads (0 = off)", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("must be a duration like 1s, or 0 to turn the near cache off")
+		}
+		c.NearCacheTTL = d
 		return nil
 	}},
 	{"HMDP_LOG_LEVEL", "log-level", "info", "debug, info, warn or error", func(c *Config, v string) error {

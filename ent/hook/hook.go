@@ -57,6 +57,18 @@ func (f OrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderMutation", m)
 }
 
+// The OutboxFunc type is an adapter to allow the use of ordinary
+// function as Outbox mutator.
+type OutboxFunc func(context.Context, *ent.OutboxMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OutboxMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OutboxMutation", m)
+}
+
 // The SeckillVoucherFunc type is an adapter to allow the use of ordinary
 // function as SeckillVoucher mutator.
 type SeckillVoucherFunc func(context.Context, *ent.SeckillVoucherMutation) (ent.Value, error)

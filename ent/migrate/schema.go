@@ -106,6 +106,28 @@ var (
 			},
 		},
 	}
+	// HmdpOutboxColumns holds the columns for the "hmdp_outbox" table.
+	HmdpOutboxColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "kind", Type: field.TypeString, Size: 64},
+		{Name: "arg", Type: field.TypeString, Size: 255},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "next_try", Type: field.TypeTime},
+		{Name: "create_time", Type: field.TypeTime},
+	}
+	// HmdpOutboxTable holds the schema information for the "hmdp_outbox" table.
+	HmdpOutboxTable = &schema.Table{
+		Name:       "hmdp_outbox",
+		Columns:    HmdpOutboxColumns,
+		PrimaryKey: []*schema.Column{HmdpOutboxColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "outbox_next_try",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpOutboxColumns[4]},
+			},
+		},
+	}
 	// TbSeckillVoucherColumns holds the columns for the "tb_seckill_voucher" table.
 	TbSeckillVoucherColumns = []*schema.Column{
 		{Name: "voucher_id", Type: field.TypeInt64},
@@ -267,6 +289,7 @@ var (
 		TbBlogCommentsTable,
 		TbFollowTable,
 		TbVoucherOrderTable,
+		HmdpOutboxTable,
 		TbSeckillVoucherTable,
 		TbShopTable,
 		TbShopTypeTable,
@@ -290,6 +313,9 @@ func init() {
 	}
 	TbVoucherOrderTable.Annotation = &entsql.Annotation{
 		Table: "tb_voucher_order",
+	}
+	HmdpOutboxTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_outbox",
 	}
 	TbSeckillVoucherTable.Annotation = &entsql.Annotation{
 		Table: "tb_seckill_voucher",

@@ -18,6 +18,9 @@ type Follow func(*sql.Selector)
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 
+// Outbox is the predicate function for outbox builders.
+type Outbox func(*sql.Selector)
+
 // SeckillVoucher is the predicate function for seckillvoucher builders.
 type SeckillVoucher func(*sql.Selector)
 

@@ -11,6 +11,29 @@ type AuthPayload struct {
 	User  *ent.User `json:"user"`
 }
 
+type CreateShopInput struct {
+	Name    string   `json:"name"`
+	TypeID  int64    `json:"typeId"`
+	Images  []string `json:"images,omitempty"`
+	Area    *string  `json:"area,omitempty"`
+	Address string   `json:"address"`
+	// longitude, -180..180
+	X float64 `json:"x"`
+	// latitude, -85.05112878..85.05112878 (the range Redis GEO can index)
+	Y float64 `json:"y"`
+	// cents, not negative
+	AvgPrice  *int    `json:"avgPrice,omitempty"`
+	OpenHours *string `json:"openHours,omitempty"`
+}
+
+// A point and radius for nearby search. x = longitude, y = latitude.
+type GeoInput struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	// Default 5000.
+	RadiusMeters *float64 `json:"radiusMeters,omitempty"`
+}
+
 type UpdateProfileInput struct {
 	// 1 to 32 characters
 	NickName *string `json:"nickName,omitempty"`
@@ -23,4 +46,17 @@ type UpdateProfileInput struct {
 	Gender    *int    `json:"gender,omitempty"`
 	// YYYY-MM-DD
 	Birthday *string `json:"birthday,omitempty"`
+}
+
+// Only the fields given change.
+type UpdateShopInput struct {
+	Name      *string  `json:"name,omitempty"`
+	TypeID    *int64   `json:"typeId,omitempty"`
+	Images    []string `json:"images,omitempty"`
+	Area      *string  `json:"area,omitempty"`
+	Address   *string  `json:"address,omitempty"`
+	X         *float64 `json:"x,omitempty"`
+	Y         *float64 `json:"y,omitempty"`
+	AvgPrice  *int     `json:"avgPrice,omitempty"`
+	OpenHours *string  `json:"openHours,omitempty"`
 }

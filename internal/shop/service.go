@@ -1,41 +1,210 @@
-// Package shop reads shops and shop types.
+// Package shop reads and writes shops and shop types through the cache
+// toolkit (internal/cache): shop(id) with the mutex strategy, null values, a
+// Bloom filter and a near cache; the shop type list cached whole. It also
+// keeps a GEO set per shop type for nearby search and a HyperLogLog per shop
+// per day for unique visitors.
 package shop
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/ent/shoptype"
+	"github.com/hmdp/hmdp/internal/cache"
+	"github.com/hmdp/hmdp/internal/lock"
 )
 
+// Config configures the service; zero values take the defaults.
+type Config struct {
+	Prefix string // Redis key prefix ("hmdp:")
+	// NearTTL is the near cache's lifetime (default 1 s; negative turns it off).
+	NearTTL time.Duration
+	// TTL of cached shops and the type list (default 30 min, jittered ±10%).
+	TTL time.Duration
+	// OutboxInterval is how often failed Redis side effects are retried (default 1 s).
+	OutboxInterval time.Duration
+	Registerer     prometheus.Registerer
+	Log            *slog.Logger
+	// UVFlush is how often buffered shop visitors are written to their
+	// HyperLogLogs (default 100 ms).
+	UVFlush time.Duration
+	// Now is the clock of the daily UV key (default time.Now).
+	Now func() time.Time
+}
+
 // Service is the shop service.
-type Service struct{ db *ent.Client }
+type Service struct {
+	db     *ent.Client
+	rdb    redis.UniversalClient
+	prefix string
+	log    *slog.Logger
+	now    func() time.Time
+	locker *lock.Locker
 
-// New returns the service.
-func New(db *ent.Client) *Service { return &Service{db: db} }
+	shops  *cache.Cache[int64, *ent.Shop]
+	types  *cache.Cache[string, []*ent.ShopType]
+	bloom  *cache.Bloom
+	outbox *cache.Outbox
+	geo    *geoIndex
+	visits *visits
+}
 
-// Get returns a shop, nil when absent.
-func (s *Service) Get(ctx context.Context, id int64) (*ent.Shop, error) {
+const (
+	kindShopChanged = "shop.changed"
+	allTypes        = "all"
+)
+
+// New returns the service; call Start before serving and Close at the end.
+func New(db *ent.Client, rdb redis.UniversalClient, locker *lock.Locker, cfg Config) *Service {
+	if cfg.NearTTL == 0 {
+		cfg.NearTTL = time.Second
+	}
+	if cfg.NearTTL < 0 {
+		cfg.NearTTL = 0
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.UVFlush <= 0 {
+		cfg.UVFlush = 100 * time.Millisecond
+	}
+	s := &Service{db: db, rdb: rdb, prefix: cfg.Prefix, log: cfg.Log, now: cfg.Now, locker: locker}
+	s.bloom = cache.NewBloom(rdb, cfg.Prefix, "shop", cache.BloomConfig{Log: cfg.Log}, s.allIDs)
+	s.shops = cache.New(rdb, cache.Config{
+		Name: "shop", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
+		Bloom: s.bloom, Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
+	}, s.loadShop)
+	s.types = cache.New(rdb, cache.Config{
+		Name: "shop_type", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
+		Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
+	}, s.loadTypes)
+	s.outbox = cache.NewOutbox(db, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox.Handle(kindShopChanged, s.applyShopChange)
+	s.geo = &geoIndex{s: s}
+	s.visits = newVisits(rdb, cfg.UVFlush, func(err error) { cfg.Log.Warn("write shop visitors", "err", err) })
+	return s
+}
+
+// Start fills the Bloom filter from MySQL, subscribes to near-cache
+// invalidations and starts retrying the outbox.
+func (s *Service) Start(ctx context.Context) error {
+	if err := s.bloom.Fill(ctx); err != nil {
+		return fmt.Errorf("shop bloom filter: %w", err)
+	}
+	if err := s.shops.Start(ctx); err != nil {
+		return err
+	}
+	if err := s.types.Start(ctx); err != nil {
+		return err
+	}
+	s.outbox.Start()
+	return nil
+}
+
+// Close stops the background work.
+func (s *Service) Close() {
+	s.visits.close()
+	s.outbox.Close()
+	_ = s.shops.Close()
+	_ = s.types.Close()
+	s.bloom.Wait()
+}
+
+// Cache is the shop cache (for tests and benchmarks).
+func (s *Service) Cache() *cache.Cache[int64, *ent.Shop] { return s.shops }
+
+// Outbox is the outbox of the service's Redis side effects (for tests).
+func (s *Service) Outbox() *cache.Outbox { return s.outbox }
+
+func (s *Service) loadShop(ctx context.Context, id int64) (*ent.Shop, bool, error) {
 	sh, err := s.db.Shop.Get(ctx, id)
 	if ent.IsNotFound(err) {
-		return nil, nil
+		return nil, false, nil
 	}
-	return sh, err
+	return sh, err == nil, err
 }
 
-// Type returns a shop type, nil when absent.
-func (s *Service) Type(ctx context.Context, id int64) (*ent.ShopType, error) {
-	t, err := s.db.ShopType.Get(ctx, id)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return t, err
+func (s *Service) loadTypes(ctx context.Context, _ string) ([]*ent.ShopType, bool, error) {
+	ts, err := s.db.ShopType.Query().Order(ent.Asc(shoptype.FieldSort, shoptype.FieldID)).All(ctx)
+	return ts, err == nil, err
 }
 
-// Types returns every shop type ordered by sort (then id, for a stable order).
+// allIDs streams every shop id to the Bloom filter, in batches by id.
+func (s *Service) allIDs(ctx context.Context, add func(ids ...string) error) error {
+	var after int64
+	for {
+		ids, err := s.db.Shop.Query().Where(shop.IDGT(after)).Order(ent.Asc(shop.FieldID)).Limit(1000).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		strs := make([]string, len(ids))
+		for i, id := range ids {
+			strs[i] = strconv.FormatInt(id, 10)
+		}
+		if err := add(strs...); err != nil {
+			return err
+		}
+		after = ids[len(ids)-1]
+	}
+}
+
+// Get returns a shop through the cache, nil when absent.
+func (s *Service) Get(ctx context.Context, id int64) (*ent.Shop, error) {
+	sh, found, err := s.shops.Get(ctx, id)
+	if err != nil || !found {
+		return nil, err
+	}
+	return sh, nil
+}
+
+// View is the shop(id) read: Get, and count the viewer as today's visitor.
+func (s *Service) View(ctx context.Context, id int64) (*ent.Shop, error) {
+	sh, err := s.Get(ctx, id)
+	if err != nil || sh == nil {
+		return sh, err
+	}
+	s.countVisit(ctx, id)
+	return sh, nil
+}
+
+// Types returns every shop type ordered by sort (then id), cached as one list.
 func (s *Service) Types(ctx context.Context) ([]*ent.ShopType, error) {
-	return s.db.ShopType.Query().Order(ent.Asc(shoptype.FieldSort, shoptype.FieldID)).All(ctx)
+	ts, _, err := s.types.Get(ctx, allTypes)
+	return ts, err
+}
+
+// Type returns a shop type from the cached list, nil when absent.
+func (s *Service) Type(ctx context.Context, id int64) (*ent.ShopType, error) {
+	ts, err := s.Types(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return nil, nil
+}
+
+// InvalidateTypes drops the cached type list (after a type changes).
+func (s *Service) InvalidateTypes(ctx context.Context) error {
+	return s.types.Invalidate(ctx, allTypes)
 }
 
 // Images splits the comma-separated image column.

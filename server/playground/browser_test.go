@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hmdp/hmdp/graph"
+	"github.com/hmdp/hmdp/internal/lock"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
@@ -55,7 +56,15 @@ func TestBrowserRunsQueryOffline(t *testing.T) {
 	if _, err := db.Seed(ctx, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	gql := handler.New(graph.NewSchema(&graph.Resolver{Shops: shop.New(db.Client)}))
+	rdb := testenv.NewEmbeddedRedis(t)
+	locker := lock.New(rdb.Client, rdb.Prefix)
+	defer locker.Close()
+	shops := shop.New(db.Client, rdb.Client, locker, shop.Config{Prefix: rdb.Prefix})
+	if err := shops.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer shops.Close()
+	gql := handler.New(graph.NewSchema(&graph.Resolver{Shops: shops}))
 	gql.AddTransport(transport.POST{})
 
 	var (

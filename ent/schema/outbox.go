@@ -1,0 +1,38 @@
+package schema
+
+import (
+	"time"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Outbox holds Redis side effects of committed writes (cache deletes, Bloom
+// and GEO updates). A row is written in the same transaction as the change,
+// run right after commit and deleted once done; rows still here are retried,
+// so a failed delete or a crash between commit and delete is repaired.
+type Outbox struct{ ent.Schema }
+
+func (Outbox) Annotations() []schema.Annotation {
+	return []schema.Annotation{entsql.Table("hmdp_outbox"), entgql.Skip()}
+}
+
+func (Outbox) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int64("id").Positive().Immutable(),
+		// kind names the handler ("shop.changed"); arg is its argument.
+		field.String("kind").MaxLen(64),
+		field.String("arg").MaxLen(255),
+		field.Int("attempts").Default(0),
+		field.Time("next_try").Default(time.Now),
+		field.Time("create_time").Default(time.Now).Immutable(),
+	}
+}
+
+func (Outbox) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("next_try")}
+}

@@ -1,0 +1,224 @@
+package shop
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/predicate"
+	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/internal/apperr"
+)
+
+// Paging limits of every shop connection (API.md).
+const (
+	DefaultFirst  = 10
+	MaxFirst      = 50
+	DefaultRadius = 5000.0
+	// maxLatitude is the limit of Redis GEO (EPSG:3857).
+	maxLatitude = 85.05112878
+)
+
+// Near is the centre and radius of a nearby search.
+type Near struct {
+	X, Y float64
+	// RadiusMeters is the search radius; nil means 5000 m.
+	RadiusMeters *float64
+}
+
+// Cursors are entgql's opaque cursors (base64 of msgpack): the shop id, and
+// for nearby search the distance as the value.
+func decodeCursor(after *string) (*ent.Cursor, error) {
+	if after == nil {
+		return nil, nil
+	}
+	var c ent.Cursor
+	if err := c.UnmarshalGQL(*after); err != nil {
+		return nil, apperr.BadInput("after", "not a cursor of this list")
+	}
+	return &c, nil
+}
+
+func newPage() *ent.ShopConnection { return &ent.ShopConnection{Edges: []*ent.ShopEdge{}} }
+
+func finish(p *ent.ShopConnection) {
+	if l := len(p.Edges); l > 0 {
+		p.PageInfo.StartCursor = &p.Edges[0].Cursor
+		p.PageInfo.EndCursor = &p.Edges[l-1].Cursor
+	}
+}
+
+// Distance is the distance an edge of a nearby search carries, nil elsewhere.
+func Distance(e *ent.ShopEdge) *float64 {
+	if e == nil {
+		return nil
+	}
+	if d, ok := e.Cursor.Value.(float64); ok {
+		return &d
+	}
+	return nil
+}
+
+func pageSize(first *int) (int, error) {
+	if first == nil {
+		return DefaultFirst, nil
+	}
+	if *first < 1 || *first > MaxFirst {
+		return 0, apperr.BadInput("first", "must be between 1 and %d", MaxFirst)
+	}
+	return *first, nil
+}
+
+// byID pages shops matching where in id order.
+func (s *Service) byID(ctx context.Context, where predicate.Shop, first *int, after *string) (*ent.ShopConnection, error) {
+	n, err := pageSize(first)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := decodeCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db.Shop.Query().Where(where)
+	if cur != nil {
+		if cur.Value != nil {
+			return nil, apperr.BadInput("after", "not a cursor of this list")
+		}
+		q = q.Where(shop.IDGT(cur.ID))
+	}
+	rows, err := q.Order(ent.Asc(shop.FieldID)).Limit(n + 1).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := newPage()
+	p.PageInfo.HasNextPage = len(rows) > n
+	for _, sh := range rows[:min(n, len(rows))] {
+		p.Edges = append(p.Edges, &ent.ShopEdge{Node: sh, Cursor: ent.Cursor{ID: sh.ID}})
+	}
+	finish(p)
+	return p, nil
+}
+
+// ByType pages the shops of a type in id order, or, with near, nearest first
+// within the radius.
+func (s *Service) ByType(ctx context.Context, typeID int64, near *Near, first *int, after *string) (*ent.ShopConnection, error) {
+	if near != nil {
+		return s.nearby(ctx, typeID, *near, first, after)
+	}
+	return s.byID(ctx, shop.TypeID(typeID), first, after)
+}
+
+// Search pages the shops whose name contains name (case-insensitively on
+// the default collations), in id order. % and _ in name match themselves.
+func (s *Service) Search(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, apperr.BadInput("name", "must not be empty")
+	}
+	return s.byID(ctx, shop.NameContains(name), first, after)
+}
+
+// nearby pages a type's shops by distance, from its GEO set. The cursor is
+// the (distance, id) of the last shop shown; a page holds the shops after it
+// in (distance, id) order, so pages neither skip nor repeat shops, even ones
+// at equal distances.
+func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *int, after *string) (*ent.ShopConnection, error) {
+	n, err := pageSize(first)
+	if err != nil {
+		return nil, err
+	}
+	radius := DefaultRadius
+	if near.RadiusMeters != nil {
+		radius = *near.RadiusMeters
+	}
+	switch {
+	case math.IsNaN(near.X) || near.X < -180 || near.X > 180:
+		return nil, apperr.BadInput("near.x", "longitude must be between -180 and 180")
+	case math.IsNaN(near.Y) || near.Y < -maxLatitude || near.Y > maxLatitude:
+		return nil, apperr.BadInput("near.y", "latitude must be between -%v and %v", maxLatitude, maxLatitude)
+	case math.IsNaN(radius) || radius <= 0 || radius > 20_000_000:
+		return nil, apperr.BadInput("near.radiusMeters", "must be above 0 and at most 20000000")
+	}
+	cur, err := decodeCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	var curDist float64
+	var curID int64
+	if cur != nil {
+		d, ok := cur.Value.(float64)
+		if !ok {
+			return nil, apperr.BadInput("after", "not a cursor of this list")
+		}
+		curDist, curID = d, cur.ID
+	}
+	if err := s.geo.ensure(ctx, typeID); err != nil {
+		return nil, err
+	}
+	type hit struct {
+		id   int64
+		dist float64
+	}
+	var hits []hit
+	for count := max(64, 2*(n+1)); ; count *= 2 {
+		locs, err := s.geo.nearest(ctx, typeID, near.X, near.Y, radius, count)
+		if err != nil {
+			return nil, err
+		}
+		complete := len(locs) < count
+		// A full answer may have cut a run of equal distances short: keep
+		// only distances below the last one, which are all there.
+		var edge float64
+		if !complete {
+			edge = locs[len(locs)-1].Dist
+		}
+		hits = hits[:0]
+		for _, l := range locs {
+			id, err := strconv.ParseInt(l.Name, 10, 64)
+			if err != nil || (!complete && l.Dist >= edge) {
+				continue
+			}
+			if cur != nil && (l.Dist < curDist || (l.Dist == curDist && id <= curID)) {
+				continue
+			}
+			hits = append(hits, hit{id, l.Dist})
+		}
+		if complete || len(hits) > n {
+			break
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(a.dist, b.dist); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	p := newPage()
+	p.PageInfo.HasNextPage = len(hits) > n
+	hits = hits[:min(n, len(hits))]
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	rows, err := s.db.Shop.Query().Where(shop.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*ent.Shop, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	for _, h := range hits {
+		sh := byID[h.id]
+		if sh == nil {
+			continue // removed from MySQL; the set catches up on its next rebuild
+		}
+		p.Edges = append(p.Edges, &ent.ShopEdge{Node: sh, Cursor: ent.Cursor{ID: h.id, Value: h.dist}})
+	}
+	finish(p)
+	return p, nil
+}
