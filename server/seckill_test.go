@@ -113,10 +113,22 @@ type createdVoucher struct {
 	}
 }
 
+var adminTokens sync.Map // *testServer -> token
+
+// admin logs the admin in once per server.
+func (ts *testServer) admin() string {
+	if tok, ok := adminTokens.Load(ts); ok {
+		return tok.(string)
+	}
+	tok := ts.login("13900000000")
+	adminTokens.Store(ts, tok)
+	return tok
+}
+
 // createSale creates a flash-sale voucher on shop 1 through GraphQL.
 func (ts *testServer) createSale(stock int, begin, end time.Time) int64 {
 	ts.t.Helper()
-	admin := ts.login("13900000000")
+	admin := ts.admin()
 	var out createdVoucher
 	ts.ok(admin, createVoucherMutation, map[string]any{"in": map[string]any{
 		"shopId": "1", "title": "flash", "payValue": 100, "actualValue": 1000,

@@ -73,7 +73,7 @@ func newConsumers(s *Service) *consumers {
 	return &consumers{s: s, cfg: s.cfg.Consumer, running: map[int64]bool{}}
 }
 
-// Start runs the consumers until Stop.
+// Start runs the consumers until Stop (and may be called again after it).
 func (s *Service) Start() {
 	c := s.consumers
 	c.mu.Lock()
@@ -108,6 +108,9 @@ func (s *Service) Stop(ctx context.Context) {
 		<-done
 	}
 	c.stopHard()
+	c.mu.Lock()
+	c.started, c.running = false, map[int64]bool{}
+	c.mu.Unlock()
 }
 
 // watch starts a worker for voucher id now rather than at the next refresh.
