@@ -100,6 +100,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		limiter.Now = opt.Now
 	}
 	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
+	if opt.Seckill.Consumer.ClaimIdle == 0 {
+		opt.Seckill.Consumer.ClaimIdle = cfg.OrderClaimIdle
+	}
 	a.locks = lock.New(a.redis.Client, cfg.RedisPrefix, lock.WithRegisterer(a.registry), lock.WithLogger(log))
 	a.seckill = seckill.New(a.db.Client, a.redis.Client, cfg.RedisPrefix,
 		idgen.New(a.redis.Client, cfg.RedisPrefix, "order", 0), a.locks, limiter, log, a.registry, opt.Seckill)

@@ -55,7 +55,9 @@ func (ts *testServer) waitStatus(token, id, status string) *orderView {
 
 func (ts *testServer) seckill(token string, v int64) string {
 	ts.t.Helper()
-	var out struct{ SeckillVoucher struct{ OrderID, Status string } }
+	var out struct {
+		SeckillVoucher struct{ OrderID, Status string }
+	}
 	ts.ok(token, seckillMutation, map[string]any{"v": strconv.FormatInt(v, 10)}, &out)
 	if out.SeckillVoucher.Status != "PENDING" {
 		ts.t.Fatalf("status %s", out.SeckillVoucher.Status)
