@@ -11,12 +11,15 @@ import (
 	"math"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/voucher"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -36,6 +39,8 @@ type ResolverRoot interface {
 	Shop() ShopResolver
 	User() UserResolver
 	UserInfo() UserInfoResolver
+	Voucher() VoucherResolver
+	VoucherOrder() VoucherOrderResolver
 }
 
 type DirectiveRoot struct {
@@ -50,12 +55,16 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateShop    func(childComplexity int, input model.CreateShopInput) int
-		Login         func(childComplexity int, phone string, code *string, password *string) int
-		Logout        func(childComplexity int) int
-		SendCode      func(childComplexity int, phone string) int
-		UpdateProfile func(childComplexity int, input model.UpdateProfileInput) int
-		UpdateShop    func(childComplexity int, id int64, input model.UpdateShopInput) int
+		CancelOrder    func(childComplexity int, orderID int64) int
+		CreateShop     func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher  func(childComplexity int, input voucher.CreateInput) int
+		Login          func(childComplexity int, phone string, code *string, password *string) int
+		Logout         func(childComplexity int) int
+		PayOrder       func(childComplexity int, orderID int64, payType order.PayType) int
+		SeckillVoucher func(childComplexity int, voucherID int64) int
+		SendCode       func(childComplexity int, phone string) int
+		UpdateProfile  func(childComplexity int, input model.UpdateProfileInput) int
+		UpdateShop     func(childComplexity int, id int64, input model.UpdateShopInput) int
 	}
 
 	PageInfo struct {
@@ -67,11 +76,25 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Me          func(childComplexity int) int
+		MyOrders    func(childComplexity int, first *int, after *string) int
+		Order       func(childComplexity int, id int64) int
 		SearchShops func(childComplexity int, name string, first *int, after *string) int
 		Shop        func(childComplexity int, id int64) int
 		ShopTypes   func(childComplexity int) int
 		Shops       func(childComplexity int, typeID int64, near *model.GeoInput, first *int, after *string) int
 		User        func(childComplexity int, id int64) int
+		Vouchers    func(childComplexity int, shopID int64) int
+	}
+
+	SeckillInfo struct {
+		BeginTime func(childComplexity int) int
+		EndTime   func(childComplexity int) int
+		Stock     func(childComplexity int) int
+	}
+
+	SeckillResult struct {
+		OrderID func(childComplexity int) int
+		Status  func(childComplexity int) int
 	}
 
 	Shop struct {
@@ -88,6 +111,7 @@ type ComplexityRoot struct {
 		Sold      func(childComplexity int) int
 		Type      func(childComplexity int) int
 		UvToday   func(childComplexity int) int
+		Vouchers  func(childComplexity int) int
 		X         func(childComplexity int) int
 		Y         func(childComplexity int) int
 	}
@@ -124,6 +148,41 @@ type ComplexityRoot struct {
 		Introduce func(childComplexity int) int
 		Level     func(childComplexity int) int
 	}
+
+	Voucher struct {
+		ActualValue func(childComplexity int) int
+		ID          func(childComplexity int) int
+		PayValue    func(childComplexity int) int
+		Rules       func(childComplexity int) int
+		Seckill     func(childComplexity int) int
+		Shop        func(childComplexity int) int
+		Status      func(childComplexity int) int
+		SubTitle    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Type        func(childComplexity int) int
+	}
+
+	VoucherOrder struct {
+		CreateTime func(childComplexity int) int
+		ID         func(childComplexity int) int
+		PayTime    func(childComplexity int) int
+		PayType    func(childComplexity int) int
+		RefundTime func(childComplexity int) int
+		Status     func(childComplexity int) int
+		UseTime    func(childComplexity int) int
+		User       func(childComplexity int) int
+		Voucher    func(childComplexity int) int
+	}
+
+	VoucherOrderConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	VoucherOrderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -133,18 +192,25 @@ type ComplexityRoot struct {
 type MutationResolver interface {
 	CreateShop(ctx context.Context, input model.CreateShopInput) (*ent.Shop, error)
 	UpdateShop(ctx context.Context, id int64, input model.UpdateShopInput) (*ent.Shop, error)
+	SeckillVoucher(ctx context.Context, voucherID int64) (*order.SeckillResult, error)
+	PayOrder(ctx context.Context, orderID int64, payType order.PayType) (*order.Order, error)
+	CancelOrder(ctx context.Context, orderID int64) (*order.Order, error)
 	SendCode(ctx context.Context, phone string) (bool, error)
 	Login(ctx context.Context, phone string, code *string, password *string) (*model.AuthPayload, error)
 	Logout(ctx context.Context) (bool, error)
 	UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*ent.User, error)
+	CreateVoucher(ctx context.Context, input voucher.CreateInput) (*ent.Voucher, error)
 }
 type QueryResolver interface {
 	Shop(ctx context.Context, id int64) (*ent.Shop, error)
 	Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string) (*ent.ShopConnection, error)
 	SearchShops(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error)
 	ShopTypes(ctx context.Context) ([]*ent.ShopType, error)
+	Order(ctx context.Context, id int64) (*order.Order, error)
+	MyOrders(ctx context.Context, first *int, after *string) (*order.Connection, error)
 	Me(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id int64) (*ent.User, error)
+	Vouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error)
 }
 type ShopResolver interface {
 	Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, error)
@@ -152,12 +218,24 @@ type ShopResolver interface {
 
 	Distance(ctx context.Context, obj *ent.Shop) (*float64, error)
 	UvToday(ctx context.Context, obj *ent.Shop) (int, error)
+	Vouchers(ctx context.Context, obj *ent.Shop) ([]*ent.Voucher, error)
 }
 type UserResolver interface {
 	Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error)
 }
 type UserInfoResolver interface {
 	Birthday(ctx context.Context, obj *ent.UserInfo) (*string, error)
+}
+type VoucherResolver interface {
+	Shop(ctx context.Context, obj *ent.Voucher) (*ent.Shop, error)
+
+	Type(ctx context.Context, obj *ent.Voucher) (voucher.Type, error)
+	Status(ctx context.Context, obj *ent.Voucher) (voucher.Status, error)
+	Seckill(ctx context.Context, obj *ent.Voucher) (*ent.SeckillVoucher, error)
+}
+type VoucherOrderResolver interface {
+	Voucher(ctx context.Context, obj *order.Order) (*ent.Voucher, error)
+	User(ctx context.Context, obj *order.Order) (*ent.User, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -191,6 +269,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "Mutation.cancelOrder":
+		if e.ComplexityRoot.Mutation.CancelOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["orderId"].(int64)), true
 	case "Mutation.createShop":
 		if e.ComplexityRoot.Mutation.CreateShop == nil {
 			break
@@ -202,6 +291,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateShop(childComplexity, args["input"].(model.CreateShopInput)), true
+	case "Mutation.createVoucher":
+		if e.ComplexityRoot.Mutation.CreateVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(voucher.CreateInput)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -219,6 +319,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.payOrder":
+		if e.ComplexityRoot.Mutation.PayOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_payOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PayOrder(childComplexity, args["orderId"].(int64), args["payType"].(order.PayType)), true
+	case "Mutation.seckillVoucher":
+		if e.ComplexityRoot.Mutation.SeckillVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_seckillVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SeckillVoucher(childComplexity, args["voucherId"].(int64)), true
 	case "Mutation.sendCode":
 		if e.ComplexityRoot.Mutation.SendCode == nil {
 			break
@@ -284,6 +406,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.myOrders":
+		if e.ComplexityRoot.Query.MyOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_myOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.order":
+		if e.ComplexityRoot.Query.Order == nil {
+			break
+		}
+
+		args, err := ec.field_Query_order_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(int64)), true
 	case "Query.searchShops":
 		if e.ComplexityRoot.Query.SearchShops == nil {
 			break
@@ -334,6 +478,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(int64)), true
+	case "Query.vouchers":
+		if e.ComplexityRoot.Query.Vouchers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_vouchers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Vouchers(childComplexity, args["shopId"].(int64)), true
+
+	case "SeckillInfo.beginTime":
+		if e.ComplexityRoot.SeckillInfo.BeginTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillInfo.BeginTime(childComplexity), true
+	case "SeckillInfo.endTime":
+		if e.ComplexityRoot.SeckillInfo.EndTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillInfo.EndTime(childComplexity), true
+	case "SeckillInfo.stock":
+		if e.ComplexityRoot.SeckillInfo.Stock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillInfo.Stock(childComplexity), true
+
+	case "SeckillResult.orderId":
+		if e.ComplexityRoot.SeckillResult.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillResult.OrderID(childComplexity), true
+	case "SeckillResult.status":
+		if e.ComplexityRoot.SeckillResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillResult.Status(childComplexity), true
 
 	case "Shop.address":
 		if e.ComplexityRoot.Shop.Address == nil {
@@ -413,6 +600,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.UvToday(childComplexity), true
+	case "Shop.vouchers":
+		if e.ComplexityRoot.Shop.Vouchers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.Vouchers(childComplexity), true
 	case "Shop.x":
 		if e.ComplexityRoot.Shop.X == nil {
 			break
@@ -539,6 +732,148 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserInfo.Level(childComplexity), true
 
+	case "Voucher.actualValue":
+		if e.ComplexityRoot.Voucher.ActualValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ActualValue(childComplexity), true
+	case "Voucher.id":
+		if e.ComplexityRoot.Voucher.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ID(childComplexity), true
+	case "Voucher.payValue":
+		if e.ComplexityRoot.Voucher.PayValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.PayValue(childComplexity), true
+	case "Voucher.rules":
+		if e.ComplexityRoot.Voucher.Rules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Rules(childComplexity), true
+	case "Voucher.seckill":
+		if e.ComplexityRoot.Voucher.Seckill == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Seckill(childComplexity), true
+	case "Voucher.shop":
+		if e.ComplexityRoot.Voucher.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Shop(childComplexity), true
+	case "Voucher.status":
+		if e.ComplexityRoot.Voucher.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Status(childComplexity), true
+	case "Voucher.subTitle":
+		if e.ComplexityRoot.Voucher.SubTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.SubTitle(childComplexity), true
+	case "Voucher.title":
+		if e.ComplexityRoot.Voucher.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Title(childComplexity), true
+	case "Voucher.type":
+		if e.ComplexityRoot.Voucher.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Type(childComplexity), true
+
+	case "VoucherOrder.createTime":
+		if e.ComplexityRoot.VoucherOrder.CreateTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.CreateTime(childComplexity), true
+	case "VoucherOrder.id":
+		if e.ComplexityRoot.VoucherOrder.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.ID(childComplexity), true
+	case "VoucherOrder.payTime":
+		if e.ComplexityRoot.VoucherOrder.PayTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.PayTime(childComplexity), true
+	case "VoucherOrder.payType":
+		if e.ComplexityRoot.VoucherOrder.PayType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.PayType(childComplexity), true
+	case "VoucherOrder.refundTime":
+		if e.ComplexityRoot.VoucherOrder.RefundTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.RefundTime(childComplexity), true
+	case "VoucherOrder.status":
+		if e.ComplexityRoot.VoucherOrder.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Status(childComplexity), true
+	case "VoucherOrder.useTime":
+		if e.ComplexityRoot.VoucherOrder.UseTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.UseTime(childComplexity), true
+	case "VoucherOrder.user":
+		if e.ComplexityRoot.VoucherOrder.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.User(childComplexity), true
+	case "VoucherOrder.voucher":
+		if e.ComplexityRoot.VoucherOrder.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Voucher(childComplexity), true
+
+	case "VoucherOrderConnection.edges":
+		if e.ComplexityRoot.VoucherOrderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderConnection.Edges(childComplexity), true
+	case "VoucherOrderConnection.pageInfo":
+		if e.ComplexityRoot.VoucherOrderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderConnection.PageInfo(childComplexity), true
+
+	case "VoucherOrderEdge.cursor":
+		if e.ComplexityRoot.VoucherOrderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderEdge.Cursor(childComplexity), true
+	case "VoucherOrderEdge.node":
+		if e.ComplexityRoot.VoucherOrderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderEdge.Node(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -548,7 +883,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateShopInput,
+		ec.unmarshalInputCreateVoucherInput,
 		ec.unmarshalInputGeoInput,
+		ec.unmarshalInputSeckillInput,
 		ec.unmarshalInputUpdateProfileInput,
 		ec.unmarshalInputUpdateShopInput,
 	)
@@ -625,7 +962,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema.graphqls" "shop.graphqls" "user.graphqls"
+//go:embed "order.graphqls" "schema.graphqls" "shop.graphqls" "user.graphqls" "voucher.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -637,9 +974,11 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "order.graphqls", Input: sourceData("order.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "shop.graphqls", Input: sourceData("shop.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
+	{Name: "voucher.graphqls", Input: sourceData("voucher.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -669,6 +1008,28 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_SeckillInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stock":
+		return ec.fieldContext_SeckillInfo_stock(ctx, field)
+	case "beginTime":
+		return ec.fieldContext_SeckillInfo_beginTime(ctx, field)
+	case "endTime":
+		return ec.fieldContext_SeckillInfo_endTime(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeckillInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_SeckillResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "orderId":
+		return ec.fieldContext_SeckillResult_orderId(ctx, field)
+	case "status":
+		return ec.fieldContext_SeckillResult_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeckillResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -703,6 +1064,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_distance(ctx, field)
 	case "uvToday":
 		return ec.fieldContext_Shop_uvToday(ctx, field)
+	case "vouchers":
+		return ec.fieldContext_Shop_vouchers(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
@@ -771,6 +1134,76 @@ func (ec *executionContext) childFields_UserInfo(ctx context.Context, field grap
 		return ec.fieldContext_UserInfo_level(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Voucher(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Voucher_id(ctx, field)
+	case "shop":
+		return ec.fieldContext_Voucher_shop(ctx, field)
+	case "title":
+		return ec.fieldContext_Voucher_title(ctx, field)
+	case "subTitle":
+		return ec.fieldContext_Voucher_subTitle(ctx, field)
+	case "rules":
+		return ec.fieldContext_Voucher_rules(ctx, field)
+	case "payValue":
+		return ec.fieldContext_Voucher_payValue(ctx, field)
+	case "actualValue":
+		return ec.fieldContext_Voucher_actualValue(ctx, field)
+	case "type":
+		return ec.fieldContext_Voucher_type(ctx, field)
+	case "status":
+		return ec.fieldContext_Voucher_status(ctx, field)
+	case "seckill":
+		return ec.fieldContext_Voucher_seckill(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_VoucherOrder_id(ctx, field)
+	case "voucher":
+		return ec.fieldContext_VoucherOrder_voucher(ctx, field)
+	case "user":
+		return ec.fieldContext_VoucherOrder_user(ctx, field)
+	case "status":
+		return ec.fieldContext_VoucherOrder_status(ctx, field)
+	case "payType":
+		return ec.fieldContext_VoucherOrder_payType(ctx, field)
+	case "createTime":
+		return ec.fieldContext_VoucherOrder_createTime(ctx, field)
+	case "payTime":
+		return ec.fieldContext_VoucherOrder_payTime(ctx, field)
+	case "useTime":
+		return ec.fieldContext_VoucherOrder_useTime(ctx, field)
+	case "refundTime":
+		return ec.fieldContext_VoucherOrder_refundTime(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrder", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_VoucherOrderConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_VoucherOrderConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_VoucherOrderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_VoucherOrderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderEdge", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -889,12 +1322,40 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_cancelOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "orderId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createShop_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateShopInput, error) {
 			return ec.unmarshalNCreateShopInput2githubᚗcomᚋhmdpᚋhmdpᚋgraphᚋmodelᚐCreateShopInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createVoucher_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (voucher.CreateInput, error) {
+			return ec.unmarshalNCreateVoucherInput2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐCreateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -930,6 +1391,42 @@ func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["password"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_payOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "orderId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "payType",
+		func(ctx context.Context, v any) (order.PayType, error) {
+			return ec.unmarshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["payType"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_seckillVoucher_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "voucherId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["voucherId"] = arg0
 	return args, nil
 }
 
@@ -994,6 +1491,42 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_myOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_order_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -1090,6 +1623,20 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_vouchers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
 	return args, nil
 }
 
@@ -1322,6 +1869,177 @@ func (ec *executionContext) fieldContext_Mutation_updateShop(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_seckillVoucher(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_seckillVoucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SeckillVoucher(ctx, fc.Args["voucherId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.SeckillResult
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.SeckillResult) graphql.Marshaler {
+			return ec.marshalNSeckillResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐSeckillResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_seckillVoucher(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SeckillResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_seckillVoucher_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_payOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_payOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PayOrder(ctx, fc.Args["orderId"].(int64), fc.Args["payType"].(order.PayType))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Order
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_payOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_payOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelOrder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelOrder(ctx, fc.Args["orderId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Order
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_sendCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1497,6 +2215,63 @@ func (ec *executionContext) fieldContext_Mutation_updateProfile(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateProfile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createVoucher(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createVoucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateVoucher(ctx, fc.Args["input"].(voucher.CreateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *ent.Voucher
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createVoucher(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createVoucher_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1759,6 +2534,120 @@ func (ec *executionContext) fieldContext_Query_shopTypes(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_order(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Order(ctx, fc.Args["id"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Order
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalOVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_order_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_myOrders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MyOrders(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Connection
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Connection) graphql.Marshaler {
+			return ec.marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_myOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1829,6 +2718,50 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_user_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_vouchers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_vouchers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Vouchers(ctx, fc.Args["shopId"].(int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucherᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_vouchers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_vouchers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1909,6 +2842,121 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SeckillInfo_stock(ctx context.Context, field graphql.CollectedField, obj *ent.SeckillVoucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillInfo_stock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillInfo_stock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillInfo", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillInfo_beginTime(ctx context.Context, field graphql.CollectedField, obj *ent.SeckillVoucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillInfo_beginTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BeginTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillInfo_beginTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillInfo", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillInfo_endTime(ctx context.Context, field graphql.CollectedField, obj *ent.SeckillVoucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillInfo_endTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillInfo_endTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillInfo", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillResult_orderId(ctx context.Context, field graphql.CollectedField, obj *order.SeckillResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillResult_orderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillResult_orderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillResult_status(ctx context.Context, field graphql.CollectedField, obj *order.SeckillResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v order.Status) graphql.Marshaler {
+			return ec.marshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillResult", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Shop_id(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
@@ -2263,6 +3311,38 @@ func (ec *executionContext) _Shop_uvToday(ctx context.Context, field graphql.Col
 }
 func (ec *executionContext) fieldContext_Shop_uvToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Shop_vouchers(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_vouchers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Shop().Vouchers(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucherᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_vouchers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ShopConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ShopConnection) (ret graphql.Marshaler) {
@@ -2713,6 +3793,598 @@ func (ec *executionContext) _UserInfo_level(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_UserInfo_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("UserInfo", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_id(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_shop(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_shop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().Shop(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_shop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Voucher",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Voucher_title(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_subTitle(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_subTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_subTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_rules(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_rules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_rules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_payValue(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_payValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_payValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_actualValue(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_actualValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActualValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_actualValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_type(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v voucher.Type) graphql.Marshaler {
+			return ec.marshalNVoucherType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, true, true, errors.New("field of type VoucherType does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_status(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v voucher.Status) graphql.Marshaler {
+			return ec.marshalNVoucherStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, true, true, errors.New("field of type VoucherStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_seckill(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_seckill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().Seckill(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SeckillVoucher) graphql.Marshaler {
+			return ec.marshalOSeckillInfo2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐSeckillVoucher(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_seckill(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Voucher",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SeckillInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrder_id(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_voucher(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_voucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VoucherOrder().Voucher(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_voucher(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrder_user(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VoucherOrder().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrder_status(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v order.Status) graphql.Marshaler {
+			return ec.marshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_payType(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_payType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *order.PayType) graphql.Marshaler {
+			return ec.marshalOPayType2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_payType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type PayType does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_createTime(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_createTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreateTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_createTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_payTime(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_payTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_payTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_useTime(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_useTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UseTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_useTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_refundTime(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_refundTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_refundTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *order.Connection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*order.Edge) graphql.Marshaler {
+			return ec.marshalNVoucherOrderEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *order.Connection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *order.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
+			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrderEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrderEdge_node(ctx context.Context, field graphql.CollectedField, obj *order.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -3860,6 +5532,78 @@ func (ec *executionContext) unmarshalInputCreateShopInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateVoucherInput(ctx context.Context, obj any) (voucher.CreateInput, error) {
+	var it voucher.CreateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"shopId", "title", "subTitle", "rules", "payValue", "actualValue", "seckill"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "shopId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shopId"))
+			data, err := ec.unmarshalNID2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShopID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "subTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubTitle = data
+		case "rules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rules"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rules = data
+		case "payValue":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payValue"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayValue = data
+		case "actualValue":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actualValue"))
+			data, err := ec.unmarshalNInt2int64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActualValue = data
+		case "seckill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seckill"))
+			data, err := ec.unmarshalOSeckillInput2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐSeckillInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Seckill = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGeoInput(ctx context.Context, obj any) (model.GeoInput, error) {
 	var it model.GeoInput
 	if obj == nil {
@@ -3899,6 +5643,50 @@ func (ec *executionContext) unmarshalInputGeoInput(ctx context.Context, obj any)
 				return it, err
 			}
 			it.RadiusMeters = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSeckillInput(ctx context.Context, obj any) (voucher.SeckillInput, error) {
+	var it voucher.SeckillInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"stock", "beginTime", "endTime"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "stock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stock"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stock = data
+		case "beginTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("beginTime"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BeginTime = data
+		case "endTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endTime"))
+			data, err := ec.unmarshalNTime2timeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndTime = data
 		}
 	}
 	return it, nil
@@ -4147,6 +5935,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "seckillVoucher":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_seckillVoucher(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_payOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelOrder":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "sendCode":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_sendCode(ctx, field)
@@ -4171,6 +5980,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateProfile":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProfile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createVoucher":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createVoucher(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -4357,6 +6173,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "order":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_order(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "myOrders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_myOrders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "me":
 			field := field
 
@@ -4401,6 +6261,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "vouchers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_vouchers(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -4414,6 +6296,97 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var seckillInfoImplementors = []string{"SeckillInfo"}
+
+func (ec *executionContext) _SeckillInfo(ctx context.Context, sel ast.SelectionSet, obj *ent.SeckillVoucher) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, seckillInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SeckillInfo")
+		case "stock":
+			out.Values[i] = ec._SeckillInfo_stock(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "beginTime":
+			out.Values[i] = ec._SeckillInfo_beginTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endTime":
+			out.Values[i] = ec._SeckillInfo_endTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var seckillResultImplementors = []string{"SeckillResult"}
+
+func (ec *executionContext) _SeckillResult(ctx context.Context, sel ast.SelectionSet, obj *order.SeckillResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, seckillResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SeckillResult")
+		case "orderId":
+			out.Values[i] = ec._SeckillResult_orderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SeckillResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -4627,6 +6600,44 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Shop_uvToday(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "vouchers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Shop_vouchers(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -4975,6 +6986,451 @@ func (ec *executionContext) _UserInfo(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = ec._UserInfo_level(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var voucherImplementors = []string{"Voucher"}
+
+func (ec *executionContext) _Voucher(ctx context.Context, sel ast.SelectionSet, obj *ent.Voucher) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voucherImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Voucher")
+		case "id":
+			out.Values[i] = ec._Voucher_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shop":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_shop(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			out.Values[i] = ec._Voucher_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subTitle":
+			out.Values[i] = ec._Voucher_subTitle(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rules":
+			out.Values[i] = ec._Voucher_rules(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payValue":
+			out.Values[i] = ec._Voucher_payValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actualValue":
+			out.Values[i] = ec._Voucher_actualValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_type(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_status(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "seckill":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_seckill(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var voucherOrderImplementors = []string{"VoucherOrder"}
+
+func (ec *executionContext) _VoucherOrder(ctx context.Context, sel ast.SelectionSet, obj *order.Order) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voucherOrderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoucherOrder")
+		case "id":
+			out.Values[i] = ec._VoucherOrder_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "voucher":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VoucherOrder_voucher(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VoucherOrder_user(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			out.Values[i] = ec._VoucherOrder_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payType":
+			out.Values[i] = ec._VoucherOrder_payType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createTime":
+			out.Values[i] = ec._VoucherOrder_createTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payTime":
+			out.Values[i] = ec._VoucherOrder_payTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "useTime":
+			out.Values[i] = ec._VoucherOrder_useTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "refundTime":
+			out.Values[i] = ec._VoucherOrder_refundTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var voucherOrderConnectionImplementors = []string{"VoucherOrderConnection"}
+
+func (ec *executionContext) _VoucherOrderConnection(ctx context.Context, sel ast.SelectionSet, obj *order.Connection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voucherOrderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoucherOrderConnection")
+		case "edges":
+			out.Values[i] = ec._VoucherOrderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._VoucherOrderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var voucherOrderEdgeImplementors = []string{"VoucherOrderEdge"}
+
+func (ec *executionContext) _VoucherOrderEdge(ctx context.Context, sel ast.SelectionSet, obj *order.Edge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voucherOrderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoucherOrderEdge")
+		case "cursor":
+			out.Values[i] = ec._VoucherOrderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._VoucherOrderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5420,6 +7876,11 @@ func (ec *executionContext) unmarshalNCreateShopInput2githubᚗcomᚋhmdpᚋhmdp
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateVoucherInput2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐCreateInput(ctx context.Context, v any) (voucher.CreateInput, error) {
+	res, err := ec.unmarshalInputCreateVoucherInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -5484,8 +7945,38 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐStatus(ctx context.Context, v any) (order.Status, error) {
+	var res order.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐStatus(ctx context.Context, sel ast.SelectionSet, v order.Status) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx context.Context, v any) (order.PayType, error) {
+	var res order.PayType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx context.Context, sel ast.SelectionSet, v order.PayType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSeckillResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐSeckillResult(ctx context.Context, sel ast.SelectionSet, v *order.SeckillResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SeckillResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShop(ctx context.Context, sel ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
@@ -5615,6 +8106,22 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
+	res, err := model.UnmarshalTime(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNUpdateProfileInput2githubᚗcomᚋhmdpᚋhmdpᚋgraphᚋmodelᚐUpdateProfileInput(ctx context.Context, v any) (model.UpdateProfileInput, error) {
 	res, err := ec.unmarshalInputUpdateProfileInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -5633,6 +8140,98 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐU
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVoucher2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucherᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Voucher) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx context.Context, sel ast.SelectionSet, v *ent.Voucher) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Voucher(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx context.Context, sel ast.SelectionSet, v *order.Order) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._VoucherOrder(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐConnection(ctx context.Context, sel ast.SelectionSet, v *order.Connection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._VoucherOrderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVoucherOrderEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*order.Edge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVoucherOrderEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNVoucherOrderEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx context.Context, sel ast.SelectionSet, v *order.Edge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._VoucherOrderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNVoucherStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐStatus(ctx context.Context, v any) (voucher.Status, error) {
+	var res voucher.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVoucherStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐStatus(ctx context.Context, sel ast.SelectionSet, v voucher.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNVoucherType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐType(ctx context.Context, v any) (voucher.Type, error) {
+	var res voucher.Type
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVoucherType2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐType(ctx context.Context, sel ast.SelectionSet, v voucher.Type) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -5878,6 +8477,37 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOPayType2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx context.Context, v any) (*order.PayType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(order.PayType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPayType2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayType(ctx context.Context, sel ast.SelectionSet, v *order.PayType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOSeckillInfo2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐSeckillVoucher(ctx context.Context, sel ast.SelectionSet, v *ent.SeckillVoucher) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SeckillInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSeckillInput2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐSeckillInput(ctx context.Context, v any) (*voucher.SeckillInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSeckillInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShop(ctx context.Context, sel ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -5966,6 +8596,24 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalTime(*v)
+	return res
+}
+
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -5978,6 +8626,13 @@ func (ec *executionContext) marshalOUserInfo2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋent
 		return graphql.Null
 	}
 	return ec._UserInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx context.Context, sel ast.SelectionSet, v *order.Order) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._VoucherOrder(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

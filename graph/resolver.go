@@ -5,8 +5,10 @@ package graph
 import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/user"
+	"github.com/hmdp/hmdp/internal/voucher"
 )
 
 // Resolver holds the services the resolvers call.
@@ -15,4 +17,7 @@ type Resolver struct {
 	Auth  *auth.Service
 	Users *user.Service
 	Shops *shop.Service
+	// Vouchers and Orders are the flash sale (issue 5).
+	Vouchers *voucher.Service
+	Orders   *order.Service
 }

@@ -13,12 +13,16 @@ import (
 
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/internal/lock"
+	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/redisx"
+	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/store"
 	"github.com/hmdp/hmdp/internal/user"
+	"github.com/hmdp/hmdp/internal/voucher"
 )
 
 // App is one server instance: its connections, services and HTTP handler.
@@ -33,6 +37,7 @@ type App struct {
 	locker   *lock.Locker
 	resolver *graph.Resolver
 	handler  http.Handler
+	seckill  *seckill.Service
 
 	// shutdown is cancelled first on stop: it ends websocket subscriptions,
 	// which http.Server.Shutdown cannot see.
@@ -44,6 +49,8 @@ type App struct {
 type Options struct {
 	Sender auth.Sender
 	Now    func() time.Time
+	// Seckill tunes the flash sale (tests shorten the stream consumers' timings).
+	Seckill seckill.Config
 }
 
 // NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded
@@ -103,12 +110,21 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		return nil, err
 	}
 	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
-	a.resolver = &graph.Resolver{
-		Ent:   a.db.Client,
-		Auth:  a.auth,
-		Users: user.New(a.db.Client),
-		Shops: a.shops,
+	if opt.Seckill.Consumer.ClaimIdle == 0 {
+		opt.Seckill.Consumer.ClaimIdle = cfg.OrderClaimIdle
 	}
+	a.seckill = seckill.New(a.db.Client, a.redis.Client, cfg.RedisPrefix,
+		idgen.New(a.redis.Client, cfg.RedisPrefix, "order", 0), a.locker, limiter, log, a.registry, opt.Seckill)
+	a.resolver = &graph.Resolver{
+		Ent:      a.db.Client,
+		Auth:     a.auth,
+		Users:    user.New(a.db.Client),
+		Shops:    a.shops,
+		Vouchers: voucher.New(a.db.Client, a.seckill),
+		Orders:   order.New(a.db.Client, a.seckill, nil),
+	}
+	// Every instance persists flash-sale orders (DESIGN.md principle 4).
+	a.seckill.Start()
 	a.shutdown, a.cancelShutdown = context.WithCancel(context.Background())
 	a.handler = a.routes()
 	return a, nil
@@ -120,11 +136,24 @@ func (a *App) Handler() http.Handler { return a.handler }
 // Stop ends subscriptions; in-flight HTTP requests are drained by the http.Server.
 func (a *App) Stop() { a.cancelShutdown() }
 
+// StopWorkers stops the background workers (flash-sale stream consumers),
+// letting each finish the batch it holds until ctx ends. Call it after the
+// HTTP server has drained, so no accepted order is left without a consumer
+// here (other instances, or this one restarted, take over what remains).
+func (a *App) StopWorkers(ctx context.Context) {
+	if a.seckill != nil {
+		a.seckill.Stop(ctx)
+	}
+}
+
 // Close releases the connections.
 func (a *App) Close() {
 	if a.cancelShutdown != nil {
 		a.cancelShutdown()
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	a.StopWorkers(ctx)
+	cancel()
 	var errs []error
 	if a.shops != nil {
 		a.shops.Close()

@@ -35,6 +35,9 @@ type Config struct {
 	LogLevel       string
 	// NearCacheTTL is the in-process near cache's lifetime (0 = off).
 	NearCacheTTL time.Duration
+	// OrderClaimIdle is how long an accepted flash-sale order may sit with a
+	// silent consumer before another instance takes it over.
+	OrderClaimIdle time.Duration
 }
 
 // setting is one configuration variable: its name, flag, default and parser.
@@ -140,6 +143,14 @@ var settings = []setting{
 			return fmt.Errorf("must be a duration like 1s, or 0 to turn the near cache off")
 		}
 		c.NearCacheTTL = d
+		return nil
+	}},
+	{"HMDP_ORDER_CLAIM_IDLE", "order-claim-idle", "30s", "how long a flash-sale order may wait with a silent consumer before another instance takes it over", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("must be a positive duration like 30s")
+		}
+		c.OrderClaimIdle = d
 		return nil
 	}},
 	{"HMDP_LOG_LEVEL", "log-level", "info", "debug, info, warn or error", func(c *Config, v string) error {

@@ -90,6 +90,8 @@ func run(cfg Config, log *slog.Logger) error {
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	log.Info("stopping workers: finishing the batches they hold")
+	app.StopWorkers(sctx)
 	log.Info("stopped")
 	return nil
 }

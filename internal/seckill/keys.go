@@ -1,0 +1,40 @@
+// Package seckill is the flash sale (优惠券秒杀): admission decided by one Lua
+// script on Redis, orders persisted to MySQL asynchronously from a Redis
+// Stream per voucher by consumers in every server instance.
+//
+// Keys, for prefix p and voucher V (all share the hash tag {V}, so each script
+// stays in one Redis Cluster slot):
+//
+//	p + "seckill:{V}:state"   hash: stock, begin, end (unix ms)
+//	p + "seckill:{V}:buyers"  hash: user id -> order id, plus the sentinel "0"
+//	p + "seckill:{V}:orders"  stream of accepted orders (group "persist")
+//	p + "seckill:{V}:dead"    dead-letter stream
+//	"seckill-rebuild-V"       name of the lock (internal/lock) for rebuilding the state
+//
+// MySQL is the source of truth (DESIGN.md principle 1): the state is written
+// after the voucher's transaction commits and rebuilt from MySQL whenever it
+// is missing; the unique key (user_id, voucher_id) and the conditional stock
+// update decide finally (principle 2).
+package seckill
+
+import "strconv"
+
+// Group is the consumer group of every order stream.
+const Group = "persist"
+
+// Keys are the Redis keys of one voucher's sale.
+type Keys struct {
+	State, Buyers, Orders, Dead, Lock string
+}
+
+// KeysOf returns the keys of voucher id under prefix.
+func KeysOf(prefix string, id int64) Keys {
+	base := prefix + "seckill:{" + strconv.FormatInt(id, 10) + "}:"
+	return Keys{
+		State:  base + "state",
+		Buyers: base + "buyers",
+		Orders: base + "orders",
+		Dead:   base + "dead",
+		Lock:   "seckill-rebuild-" + strconv.FormatInt(id, 10),
+	}
+}

@@ -1,0 +1,259 @@
+package seckill
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/predicate"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+func orderVoucher(v int64) predicate.Order { return order.VoucherID(v) }
+
+func wantCode(t *testing.T, err error, code apperr.Code) {
+	t.Helper()
+	if apperr.CodeOf(err) != code {
+		t.Fatalf("want %s, got %v", code, err)
+	}
+}
+
+// The script's decisions: window, one per user, stock.
+func TestAdmissionRules(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		now := time.Now()
+		later := f.sale(t, 5, now.Add(time.Hour), now.Add(2*time.Hour))
+		_, err := f.s.Seckill(ctx, 1, later)
+		wantCode(t, err, apperr.SaleNotStarted)
+		over := f.sale(t, 5, now.Add(-2*time.Hour), now.Add(-time.Hour))
+		_, err = f.s.Seckill(ctx, 1, over)
+		wantCode(t, err, apperr.SaleEnded)
+
+		v := f.sale(t, 2, now.Add(-time.Minute), now.Add(time.Hour))
+		id, err := f.s.Seckill(ctx, 1, v)
+		if err != nil || id <= 0 {
+			t.Fatal(id, err)
+		}
+		_, err = f.s.Seckill(ctx, 1, v)
+		wantCode(t, err, apperr.AlreadyOrdered)
+		if _, err := f.s.Seckill(ctx, 2, v); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.s.Seckill(ctx, 3, v)
+		wantCode(t, err, apperr.OutOfStock)
+		if held, _ := f.s.PendingOrder(ctx, 1, v); held != id {
+			t.Fatalf("buyer 1 holds %d, want %d", held, id)
+		}
+		_, err = f.s.Seckill(ctx, 1, 999999)
+		wantCode(t, err, apperr.NotFound)
+		if got := value(f.s.metrics.requests.WithLabelValues("ok")); got != 2 {
+			t.Fatalf("ok counter %v", got)
+		}
+
+		f.s.Start()
+		f.waitPersisted(t, v, 2)
+		if s := f.mysqlStock(t, v); s != 0 {
+			t.Fatalf("MySQL stock %d", s)
+		}
+		if got := value(f.s.metrics.persisted); got != 2 {
+			t.Fatalf("persisted counter %v", got)
+		}
+	})
+}
+
+// A message delivered twice (a consumer died after committing, before XACK)
+// creates one order and takes one unit.
+func TestDuplicateDeliveryCreatesOneOrder(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		id, err := f.s.Seckill(ctx, 7, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := KeysOf(b.Redis.Prefix, v)
+		// The same order a second time in the stream: a replay.
+		if err := b.Redis.Client.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: map[string]any{
+			"order": id, "user": 7, "voucher": v}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		// And the same batch persisted twice directly.
+		msgs, _ := b.Redis.Client.XRange(ctx, k.Orders, "-", "+").Result()
+		e, _ := parseEntry(msgs[0])
+		for range 2 {
+			if _, err := f.s.persist(ctx, v, []entry{e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Start()
+		f.waitPersisted(t, v, 1)
+		if s := f.mysqlStock(t, v); s != 9 {
+			t.Fatalf("MySQL stock %d, want 9", s)
+		}
+	})
+}
+
+// Redis loses the sale's keys while orders are still unpersisted in the
+// stream: the state rebuilt from MySQL subtracts them, keeps every buyer, and
+// the sale ends with exactly the stock sold.
+func TestRebuildAfterRedisLoss(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		for u := int64(1); u <= 4; u++ {
+			if _, err := f.s.Seckill(ctx, u, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Start()
+		f.waitPersisted(t, v, 4)
+		f.s.Stop(ctx)
+		// Two more accepted, not persisted (consumers stopped).
+		for u := int64(5); u <= 6; u++ {
+			if _, err := f.s.Seckill(ctx, u, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k := KeysOf(b.Redis.Prefix, v)
+		if err := b.Redis.Client.Del(ctx, k.State, k.Buyers).Err(); err != nil {
+			t.Fatal(err)
+		}
+		// Concurrent attempts after the loss: one rebuild, old buyers refused.
+		var wg sync.WaitGroup
+		errs := make([]error, 12)
+		for i := range errs {
+			wg.Go(func() { _, errs[i] = f.s.Seckill(ctx, int64(i+1), v) })
+		}
+		wg.Wait()
+		ok := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+				if i+1 <= 6 {
+					t.Errorf("user %d bought twice", i+1)
+				}
+			case i+1 <= 6:
+				wantCode(t, err, apperr.AlreadyOrdered)
+			default:
+				wantCode(t, err, apperr.OutOfStock)
+			}
+		}
+		if ok != 4 {
+			t.Fatalf("%d accepted after the rebuild, want 4 (10 - 6)", ok)
+		}
+		if got := value(f.s.metrics.rebuilds); got != 1 {
+			t.Fatalf("%v rebuilds", got)
+		}
+		// Everything lost, including the stream: the rebuild trusts MySQL.
+		f2 := newService(t, b, fast)
+		f2.s.Start()
+		f2.waitPersisted(t, v, 10)
+		testenv.DeleteKeys(ctx, b.Redis.Client, b.Redis.Prefix)
+		if b.Redis.Mini != nil {
+			b.Redis.Mini.FlushAll()
+		}
+		_, err := f2.s.Seckill(ctx, 3, v)
+		wantCode(t, err, apperr.AlreadyOrdered)
+		_, err = f2.s.Seckill(ctx, 50, v)
+		wantCode(t, err, apperr.OutOfStock)
+		if s := f2.mysqlStock(t, v); s != 0 {
+			t.Fatalf("MySQL stock %d", s)
+		}
+	})
+}
+
+// Entries that cannot be persisted go to the dead-letter stream: malformed
+// ones at once, and ones delivered more than 5 times when taken over.
+func TestDeadLetter(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		k := KeysOf(b.Redis.Prefix, v)
+		rdb := b.Redis.Client
+		if err := rdb.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: map[string]any{"order": "x", "user": 1, "voucher": v}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		// A valid entry some dead consumer received 6 times.
+		id, err := f.s.ids.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rdb.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: map[string]any{"order": id, "user": 2, "voucher": v}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: Group, Consumer: "ghost", Streams: []string{k.Orders, ">"}, Count: 10}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		msgs, _ := rdb.XRange(ctx, k.Orders, "-", "+").Result()
+		for range 5 {
+			if err := rdb.XClaim(ctx, &redis.XClaimArgs{Stream: k.Orders, Group: Group, Consumer: "ghost", Messages: []string{msgs[1].ID}}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Start()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			n, _ := rdb.XLen(ctx, k.Dead).Result()
+			left, _ := rdb.XLen(ctx, k.Orders).Result()
+			if n == 2 && left == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d dead letters, %d left", n, left)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		for _, r := range []string{"malformed", "delivered_too_often"} {
+			if got := value(f.s.metrics.deadLettered.WithLabelValues(r)); got != 1 {
+				t.Fatalf("%s: %v", r, got)
+			}
+		}
+		if n, _ := b.DB.Client.Order.Query().Where(orderVoucher(v)).Count(ctx); n != 0 {
+			t.Fatalf("%d orders", n)
+		}
+	})
+}
+
+// Stop lets a consumer finish; entries a stopped instance held are taken over.
+func TestTakeOverFromStoppedConsumer(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		for u := int64(1); u <= 3; u++ {
+			if _, err := f.s.Seckill(ctx, u, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k := KeysOf(b.Redis.Prefix, v)
+		// A consumer that read them and died.
+		if err := b.Redis.Client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: Group, Consumer: "dead", Streams: []string{k.Orders, ">"}, Count: 10}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		f.s.Start()
+		f.waitPersisted(t, v, 3)
+	})
+}
+
+var _ = errors.Is
+
+// value reads a counter.
+func value(c prometheus.Counter) float64 {
+	var m dto.Metric
+	_ = c.Write(&m)
+	return m.GetCounter().GetValue()
+}

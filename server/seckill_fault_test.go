@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/hmdp/hmdp/internal/seckill"
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+// tcpProxy forwards to a server until cut: then it drops every connection
+// and refuses new ones, like a server that went away, until restored.
+type tcpProxy struct {
+	ln     net.Listener
+	target string
+	down   atomic.Bool
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+}
+
+func newProxy(t *testing.T, target string) *tcpProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tcpProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	go p.serve()
+	return p
+}
+
+func (p *tcpProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		if p.down.Load() {
+			c.Close()
+			continue
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[c], p.conns[s] = true, true
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(s, c); s.Close() }()
+		go func() { _, _ = io.Copy(c, s); c.Close() }()
+	}
+}
+
+func (p *tcpProxy) cut() {
+	p.down.Store(true)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.Close()
+	}
+	p.conns = map[net.Conn]bool{}
+}
+
+func (p *tcpProxy) restore() { p.down.Store(false) }
+
+// MySQL is unreachable for 10 s in the middle of a sale: admission goes on
+// (it needs only Redis), the consumers retry with backoff, and once MySQL is
+// back the backlog drains with every invariant intact.
+func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
+	if testenv.RealMySQLDSN() == "" || testenv.RealRedisAddr() == "" {
+		t.Skip("needs HMDP_TEST_MYSQL_DSN and HMDP_TEST_REDIS_ADDR")
+	}
+	cfg := testConfig(t, "real")
+	direct, err := sql.Open("mysql", cfg.MySQLDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	dsn, err := mysql.ParseDSN(cfg.MySQLDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newProxy(t, dsn.Addr)
+	dsn.Addr = proxy.ln.Addr().String()
+	cfg.MySQLDSN = dsn.FormatDSN()
+
+	ts := startSaleServer(t, "real", cfg, fastSeckill)
+	v := ts.createSale(100, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
+	tokens := ts.users(300)
+	before := buy(t, []*testServer{ts}, tokens[:40], 1, 20, v)
+	persisted := func() int {
+		var n int
+		if err := direct.QueryRow("SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for persisted() < 40 {
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	proxy.cut()
+	cutAt := time.Now()
+	during := buy(t, []*testServer{ts}, tokens[40:], 1, 20, v)
+	if during.codes["ok"] != 60 || during.codes["OUT_OF_STOCK"] != 200 {
+		t.Fatalf("during the outage: %v", during.codes)
+	}
+	if n := persisted(); n != 40 {
+		t.Fatalf("%d orders persisted while MySQL was unreachable", n)
+	}
+	time.Sleep(time.Until(cutAt.Add(10 * time.Second)))
+	if n := persisted(); n != 40 {
+		t.Fatalf("%d orders persisted while MySQL was unreachable", n)
+	}
+	proxy.restore()
+
+	for id, tok := range during.accepted {
+		before.accepted[id] = tok
+	}
+	drained(t, ts, v, 100, 100, before.accepted)
+}
+
+// try posts one seckillVoucher and reports the order id or error code; a
+// transport error (the server was killed) is returned as err.
+func try(url, token string, voucherID int64) (string, string, error) {
+	body, _ := json.Marshal(map[string]any{"query": seckillMutation, "variables": map[string]any{"v": strconv.FormatInt(voucherID, 10)}})
+	req, _ := http.NewRequest(http.MethodPost, url+"/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", "", err
+	}
+	defer res.Body.Close()
+	var out gqlResponse
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		return "", "", err
+	}
+	if c := out.code(); c != "" {
+		return "", c, nil
+	}
+	var d struct{ SeckillVoucher struct{ OrderID string } }
+	if err := json.Unmarshal(out.Data, &d); err != nil || d.SeckillVoucher.OrderID == "" {
+		return "", "", errors.New("no order id")
+	}
+	return d.SeckillVoucher.OrderID, "", nil
+}
+
+// serverProcess is the real binary running as a subprocess.
+type serverProcess struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func startProcess(t *testing.T, bin string, env []string) *serverProcess {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = append(append(os.Environ(), env...), "HMDP_ADDR="+addr)
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	listening := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"msg":"listening"`) {
+				listening <- true
+			}
+			if testing.Verbose() {
+				t.Log(sc.Text())
+			}
+		}
+		close(listening)
+	}()
+	select {
+	case ok := <-listening:
+		if !ok {
+			t.Fatal("server process exited before listening")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server process did not start")
+	}
+	return &serverProcess{cmd: cmd, url: "http://" + addr}
+}
+
+// kill -9 a server in the middle of a sale, start it again: every order a
+// client saw accepted is persisted once, nothing is oversold, and the
+// restarted process takes over what the dead one had read but not persisted.
+func TestFlashSaleSurvivesKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "hmdp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	forEachBackend(t, func(t *testing.T, backend string) {
+		cfg := sharedConfig(t, backend)
+		// This in-test instance makes the sale and the tokens, then stops its
+		// consumers: only the subprocesses persist.
+		ts := startSaleServer(t, backend, cfg, fastSeckill)
+		v := ts.createSale(100, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
+		tokens := ts.users(400)
+		ts.app.seckill.Stop(context.Background())
+
+		env := []string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
+			"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false",
+			"HMDP_ORDER_CLAIM_IDLE=1s"}
+		proc := startProcess(t, bin, env)
+
+		var mu sync.Mutex
+		accepted := map[string]bool{}
+		var next, okCount atomic.Int64
+		var killed atomic.Bool
+		var wg sync.WaitGroup
+		sale := func(url string, from, to int) {
+			for range 20 {
+				wg.Go(func() {
+					for i := from + int(next.Add(1)-1); i < to; i = from + int(next.Add(1)-1) {
+						id, _, err := try(url, tokens[i%len(tokens)], v)
+						if err != nil {
+							continue // killed mid-request: the client never saw it accepted
+						}
+						if id != "" {
+							mu.Lock()
+							accepted[id] = true
+							mu.Unlock()
+							if okCount.Add(1) == 50 && killed.CompareAndSwap(false, true) {
+								_ = proc.cmd.Process.Signal(syscall9())
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+		}
+		sale(proc.url, 0, 400)
+		if !killed.Load() {
+			t.Fatalf("the sale ended before the kill (%d accepted)", okCount.Load())
+		}
+		_ = proc.cmd.Wait()
+
+		proc = startProcess(t, bin, env)
+		next.Store(0)
+		sale(proc.url, 0, 800) // everyone again: second attempts are refused
+		mu.Lock()
+		defer mu.Unlock()
+		var rows int
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if err := ts.app.db.SQL.QueryRow("SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			left, _ := ts.redis().XLen(context.Background(), seckillKeys(ts, v).Orders).Result()
+			if rows == 100 && left == 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		// Stock 100 and 400 buyers: all 100 units sold, including any whose
+		// client lost the answer to the kill.
+		drained(t, ts, v, 100, 100, nil)
+		ids := map[string]bool{}
+		r, err := ts.app.db.SQL.Query("SELECT id FROM tb_voucher_order WHERE voucher_id = ?", v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		for r.Next() {
+			var id int64
+			_ = r.Scan(&id)
+			ids[strconv.FormatInt(id, 10)] = true
+		}
+		for id := range accepted {
+			if !ids[id] {
+				t.Errorf("order %s was accepted but is not in MySQL", id)
+			}
+		}
+	})
+}
+
+func syscall9() os.Signal { return os.Kill }
+
+func seckillKeys(ts *testServer, v int64) seckill.Keys {
+	return seckill.KeysOf(ts.app.cfg.RedisPrefix, v)
+}
