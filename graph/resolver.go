@@ -5,6 +5,10 @@ package graph
 import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/image"
+	"github.com/hmdp/hmdp/internal/like"
+	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/user"
 )
@@ -15,4 +19,9 @@ type Resolver struct {
 	Auth  *auth.Service
 	Users *user.Service
 	Shops *shop.Service
+
+	Blogs   *blog.Service
+	Likes   *like.Service
+	Images  *image.Store
+	Loaders loader.Sources
 }

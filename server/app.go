@@ -11,8 +11,14 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/image"
+	"github.com/hmdp/hmdp/internal/like"
+	"github.com/hmdp/hmdp/internal/loader"
+	"github.com/hmdp/hmdp/internal/pubsub"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/redisx"
 	"github.com/hmdp/hmdp/internal/shop"
@@ -28,6 +34,8 @@ type App struct {
 	redis    *redisx.Conn
 	registry *prometheus.Registry
 	auth     *auth.Service
+	images   *image.Store
+	broker   *pubsub.Broker
 	resolver *graph.Resolver
 	handler  http.Handler
 
@@ -41,6 +49,8 @@ type App struct {
 type Options struct {
 	Sender auth.Sender
 	Now    func() time.Time
+	// EntOptions are added to the database client (tests count statements).
+	EntOptions []ent.Option
 }
 
 // NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded
@@ -53,9 +63,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		}
 	}()
 	if cfg.MySQLDSN != "" {
-		a.db, err = store.OpenMySQL(cfg.MySQLDSN)
+		a.db, err = store.OpenMySQL(cfg.MySQLDSN, opt.EntOptions...)
 	} else {
-		a.db, err = store.OpenSQLite(filepath.Join(cfg.DataDir, "hmdp.db"))
+		a.db, err = store.OpenSQLite(filepath.Join(cfg.DataDir, "hmdp.db"), opt.EntOptions...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("HMDP_MYSQL_DSN: %w", err)
@@ -91,11 +101,21 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		limiter.Now = opt.Now
 	}
 	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
+	if a.images, err = image.New(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	a.broker = pubsub.New(a.redis.Client, cfg.RedisPrefix, a.registry, pubsub.Options{Log: log})
+	likes := like.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
+	blogs := blog.New(a.db.Client, a.images, likes, log)
 	a.resolver = &graph.Resolver{
-		Ent:   a.db.Client,
-		Auth:  a.auth,
-		Users: user.New(a.db.Client),
-		Shops: shop.New(a.db.Client),
+		Ent:     a.db.Client,
+		Auth:    a.auth,
+		Users:   user.New(a.db.Client),
+		Shops:   shop.New(a.db.Client),
+		Blogs:   blogs,
+		Likes:   likes,
+		Images:  a.images,
+		Loaders: loader.Sources{DB: a.db.Client, Likes: likes},
 	}
 	a.shutdown, a.cancelShutdown = context.WithCancel(context.Background())
 	a.handler = a.routes()
@@ -114,6 +134,9 @@ func (a *App) Close() {
 		a.cancelShutdown()
 	}
 	var errs []error
+	if a.broker != nil {
+		errs = append(errs, a.broker.Close())
+	}
 	if a.redis != nil {
 		errs = append(errs, a.redis.Close())
 	}

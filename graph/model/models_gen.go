@@ -11,6 +11,16 @@ type AuthPayload struct {
 	User  *ent.User `json:"user"`
 }
 
+type CreateBlogInput struct {
+	// 1 to 100 characters
+	Title string `json:"title"`
+	// 1 to 2000 characters
+	Content string `json:"content"`
+	// at most 9 paths returned by uploadImage
+	Images []string `json:"images,omitempty"`
+	ShopID *int64   `json:"shopId,omitempty"`
+}
+
 type UpdateProfileInput struct {
 	// 1 to 32 characters
 	NickName *string `json:"nickName,omitempty"`
