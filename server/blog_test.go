@@ -61,7 +61,6 @@ func (c *redisCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis
 	}
 }
 
-
 func pngBytes(t *testing.T) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))

@@ -42,7 +42,9 @@ func New(db *ent.Client, rdb redis.UniversalClient, prefix string) *Service {
 }
 
 // Keys of one blog share the hash tag {blogID}, as the scripts need.
-func (s *Service) setKey(blogID int64) string { return fmt.Sprintf("%sblog:{%d}:likes", s.prefix, blogID) }
+func (s *Service) setKey(blogID int64) string {
+	return fmt.Sprintf("%sblog:{%d}:likes", s.prefix, blogID)
+}
 func (s *Service) verKey(blogID int64) string {
 	return fmt.Sprintf("%sblog:{%d}:likes:ver", s.prefix, blogID)
 }
