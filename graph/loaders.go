@@ -123,3 +123,26 @@ func errAt(err error, i int) error {
 	}
 	return err
 }
+
+// followCount is a user's followers (i = 0) or followees (i = 1).
+func (r *Resolver) followCount(ctx context.Context, userID int64, i int) (int, error) {
+	c, err := r.loaders(ctx).Follows.Counts.Load(ctx, userID)
+	return int(c[i]), err
+}
+
+// setFollow applies the follow and returns the followed user.
+func (r *Resolver) setFollow(ctx context.Context, target int64, follows bool) (*ent.User, error) {
+	if err := r.Follows.Set(ctx, auth.ViewerFrom(ctx).UserID, target, follows); err != nil {
+		return nil, err
+	}
+	return r.userOf(ctx, target)
+}
+
+// commonFollows loads the users both the viewer and userID follow.
+func (r *Resolver) commonFollows(ctx context.Context, userID int64) ([]*ent.User, error) {
+	ids, err := r.Follows.Common(ctx, auth.ViewerFrom(ctx).UserID, userID)
+	if err != nil {
+		return nil, err
+	}
+	return r.Users.Many(ctx, ids)
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/loader"
@@ -22,6 +23,7 @@ type Resolver struct {
 
 	Blogs   *blog.Service
 	Likes   *like.Service
+	Follows *follow.Service
 	Images  *image.Store
 	Loaders loader.Sources
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/loader"
@@ -107,6 +108,7 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	a.broker = pubsub.New(a.redis.Client, cfg.RedisPrefix, a.registry, pubsub.Options{Log: log})
 	likes := like.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
 	blogs := blog.New(a.db.Client, a.images, likes, log)
+	follows := follow.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
 	a.resolver = &graph.Resolver{
 		Ent:     a.db.Client,
 		Auth:    a.auth,
@@ -114,8 +116,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		Shops:   shop.New(a.db.Client),
 		Blogs:   blogs,
 		Likes:   likes,
+		Follows: follows,
 		Images:  a.images,
-		Loaders: loader.Sources{DB: a.db.Client, Likes: likes},
+		Loaders: loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
 	}
 	a.shutdown, a.cancelShutdown = context.WithCancel(context.Background())
 	a.handler = a.routes()

@@ -15,6 +15,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/ent/user"
+	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/like"
 )
 
@@ -43,8 +44,7 @@ type FollowLoaders struct {
 type Sources struct {
 	DB    *ent.Client
 	Likes *like.Service
-	// Follows makes the follow loaders for a viewer (0 = anonymous).
-	Follows func(viewer int64) FollowLoaders
+	Follows *follow.Service
 }
 
 // New returns fresh loaders for viewer (0 = anonymous).
@@ -87,7 +87,23 @@ func (s Sources) New(viewer int64) *Loaders {
 		return infos, nil
 	}, dataloadgen.WithWait(wait))
 	if s.Follows != nil {
-		l.Follows = s.Follows(viewer)
+		l.Follows.Counts = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([][2]int64, []error) {
+			c, err := s.Follows.Counts(ctx, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return c, nil
+		}, dataloadgen.WithWait(wait))
+		l.Follows.FollowedByMe = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]bool, []error) {
+			if viewer == 0 {
+				return make([]bool, len(ids)), nil
+			}
+			f, err := s.Follows.FollowedBy(ctx, viewer, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return f, nil
+		}, dataloadgen.WithWait(wait))
 	}
 	return l
 }
