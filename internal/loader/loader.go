@@ -42,8 +42,8 @@ type FollowLoaders struct {
 
 // Sources are what the loaders read.
 type Sources struct {
-	DB    *ent.Client
-	Likes *like.Service
+	DB      *ent.Client
+	Likes   *like.Service
 	Follows *follow.Service
 }
 
