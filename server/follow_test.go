@@ -90,7 +90,9 @@ func TestFollows(t *testing.T) {
 			t.Fatalf("followers of c: %v", ids)
 		}
 		var fe struct {
-			Followees struct{ Edges []struct{ Node struct{ ID string } } }
+			Followees struct {
+				Edges []struct{ Node struct{ ID string } }
+			}
 		}
 		ts.ok("", `query($u: ID!) { followees(userId: $u) { edges { node { id } } } }`, map[string]any{"u": ida}, &fe)
 		if len(fe.Followees.Edges) != 2 {

@@ -158,4 +158,3 @@ func (s *Service) rebuild(ctx context.Context, k Kind, sets map[int64][]int64, v
 	_, err := pipe.Exec(ctx)
 	return err
 }
-
