@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Shop() ShopResolver
+	Subscription() SubscriptionResolver
 	User() UserResolver
 	UserInfo() UserInfoResolver
 }
@@ -100,6 +101,7 @@ type ComplexityRoot struct {
 		Blog          func(childComplexity int, id int64) int
 		BlogsByUser   func(childComplexity int, userID int64, first *int, after *string) int
 		CommonFollows func(childComplexity int, userID int64) int
+		Feed          func(childComplexity int, first *int, after *string) int
 		Followees     func(childComplexity int, userID int64, first *int, after *string) int
 		Followers     func(childComplexity int, userID int64, first *int, after *string) int
 		HotBlogs      func(childComplexity int, first *int, after *string) int
@@ -130,6 +132,10 @@ type ComplexityRoot struct {
 		Icon func(childComplexity int) int
 		Name func(childComplexity int) int
 		Sort func(childComplexity int) int
+	}
+
+	Subscription struct {
+		FeedItems func(childComplexity int) int
 	}
 
 	User struct {
@@ -191,6 +197,7 @@ type QueryResolver interface {
 	Blog(ctx context.Context, id int64) (*ent.Blog, error)
 	HotBlogs(ctx context.Context, first *int, after *string) (*blog.Page, error)
 	BlogsByUser(ctx context.Context, userID int64, first *int, after *string) (*blog.Page, error)
+	Feed(ctx context.Context, first *int, after *string) (*blog.Page, error)
 	Followers(ctx context.Context, userID int64, first *int, after *string) (*follow.Page, error)
 	Followees(ctx context.Context, userID int64, first *int, after *string) (*follow.Page, error)
 	CommonFollows(ctx context.Context, userID int64) ([]*ent.User, error)
@@ -200,6 +207,9 @@ type QueryResolver interface {
 type ShopResolver interface {
 	Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, error)
 	Images(ctx context.Context, obj *ent.Shop) ([]string, error)
+}
+type SubscriptionResolver interface {
+	FeedItems(ctx context.Context) (<-chan *ent.Blog, error)
 }
 type UserResolver interface {
 	Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error)
@@ -488,6 +498,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CommonFollows(childComplexity, args["userId"].(int64)), true
+	case "Query.feed":
+		if e.ComplexityRoot.Query.Feed == nil {
+			break
+		}
+
+		args, err := ec.field_Query_feed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Query.followees":
 		if e.ComplexityRoot.Query.Followees == nil {
 			break
@@ -661,6 +682,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ShopType.Sort(childComplexity), true
 
+	case "Subscription.feedItems":
+		if e.ComplexityRoot.Subscription.FeedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.FeedItems(childComplexity), true
+
 	case "User.followedByMe":
 		if e.ComplexityRoot.User.FollowedByMe == nil {
 			break
@@ -826,6 +854,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -851,7 +896,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "blog.graphqls" "follow.graphqls" "schema.graphqls" "shop.graphqls" "user.graphqls"
+//go:embed "blog.graphqls" "feed.graphqls" "follow.graphqls" "schema.graphqls" "shop.graphqls" "user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -864,6 +909,7 @@ func sourceData(filename string) string {
 
 var sources = []*ast.Source{
 	{Name: "blog.graphqls", Input: sourceData("blog.graphqls"), BuiltIn: false},
+	{Name: "feed.graphqls", Input: sourceData("feed.graphqls"), BuiltIn: false},
 	{Name: "follow.graphqls", Input: sourceData("follow.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "shop.graphqls", Input: sourceData("shop.graphqls"), BuiltIn: false},
@@ -1380,6 +1426,28 @@ func (ec *executionContext) field_Query_commonFollows_args(ctx context.Context, 
 		return nil, err
 	}
 	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_feed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -2773,6 +2841,63 @@ func (ec *executionContext) fieldContext_Query_blogsByUser(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_feed(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_feed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Feed(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *blog.Page
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *blog.Page) graphql.Marshaler {
+			return ec.marshalNBlogConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋblogᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_feed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BlogConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_feed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_followers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3468,6 +3593,51 @@ func (ec *executionContext) _ShopType_sort(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_ShopType_sort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShopType", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Subscription_feedItems(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_feedItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().FeedItems(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *ent.Blog
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Blog) graphql.Marshaler {
+			return ec.marshalNBlog2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐBlog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_feedItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Blog(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -5756,6 +5926,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "feed":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_feed(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "followers":
 			field := field
 
@@ -6116,6 +6308,26 @@ func (ec *executionContext) _ShopType(ctx context.Context, sel ast.SelectionSet,
 	})
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "feedItems":
+		return ec._Subscription_feedItems(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var userImplementors = []string{"User"}

@@ -6,6 +6,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/feed"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
@@ -24,6 +25,7 @@ type Resolver struct {
 	Blogs   *blog.Service
 	Likes   *like.Service
 	Follows *follow.Service
+	Feeds   *feed.Service
 	Images  *image.Store
 	Loaders loader.Sources
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/feed"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
@@ -109,6 +110,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	likes := like.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
 	blogs := blog.New(a.db.Client, a.images, likes, log)
 	follows := follow.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
+	feeds := feed.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, follows, a.broker, cfg.FeedPushLimit, log)
+	blogs.Fanout = feeds
+	follows.Listener = feeds
 	a.resolver = &graph.Resolver{
 		Ent:     a.db.Client,
 		Auth:    a.auth,
@@ -117,6 +121,7 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		Blogs:   blogs,
 		Likes:   likes,
 		Follows: follows,
+		Feeds:   feeds,
 		Images:  a.images,
 		Loaders: loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
 	}

@@ -21,6 +21,9 @@ type CreateBlogInput struct {
 	ShopID *int64   `json:"shopId,omitempty"`
 }
 
+type Subscription struct {
+}
+
 type UpdateProfileInput struct {
 	// 1 to 32 characters
 	NickName *string `json:"nickName,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
@@ -109,7 +110,10 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 	}
 	b, err := s.db.Blog.Create().SetUserID(author).SetShopID(shopID).
 		SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
-		SetLiked(0).SetComments(0).Save(ctx)
+		SetLiked(0).SetComments(0).
+		// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
+		// must be the same whether pushed now or rebuilt from MySQL later.
+		SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
