@@ -17,6 +17,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/outbox"
@@ -40,6 +41,8 @@ type Client struct {
 	Blog *BlogClient
 	// BlogComment is the client for interacting with the BlogComment builders.
 	BlogComment *BlogCommentClient
+	// BlogLike is the client for interacting with the BlogLike builders.
+	BlogLike *BlogLikeClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
 	// Order is the client for interacting with the Order builders.
@@ -75,6 +78,7 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.Blog = NewBlogClient(c.config)
 	c.BlogComment = NewBlogCommentClient(c.config)
+	c.BlogLike = NewBlogLikeClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.Outbox = NewOutboxClient(c.config)
@@ -179,6 +183,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:         cfg,
 		Blog:           NewBlogClient(cfg),
 		BlogComment:    NewBlogCommentClient(cfg),
+		BlogLike:       NewBlogLikeClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Order:          NewOrderClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
@@ -210,6 +215,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:         cfg,
 		Blog:           NewBlogClient(cfg),
 		BlogComment:    NewBlogCommentClient(cfg),
+		BlogLike:       NewBlogLikeClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Order:          NewOrderClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
@@ -249,8 +255,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogComment, c.Follow, c.Order, c.Outbox, c.SeckillVoucher, c.Shop,
-		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.BlogLike, c.Follow, c.Order, c.Outbox,
+		c.SeckillVoucher, c.Shop, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Use(hooks...)
 	}
@@ -260,8 +266,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogComment, c.Follow, c.Order, c.Outbox, c.SeckillVoucher, c.Shop,
-		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.BlogLike, c.Follow, c.Order, c.Outbox,
+		c.SeckillVoucher, c.Shop, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -274,6 +280,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Blog.mutate(ctx, m)
 	case *BlogCommentMutation:
 		return c.BlogComment.mutate(ctx, m)
+	case *BlogLikeMutation:
+		return c.BlogLike.mutate(ctx, m)
 	case *FollowMutation:
 		return c.Follow.mutate(ctx, m)
 	case *OrderMutation:
@@ -578,6 +586,139 @@ func (c *BlogCommentClient) mutate(ctx context.Context, m *BlogCommentMutation) 
 		return (&BlogCommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown BlogComment mutation op: %q", m.Op())
+	}
+}
+
+// BlogLikeClient is a client for the BlogLike schema.
+type BlogLikeClient struct {
+	config
+}
+
+// NewBlogLikeClient returns a client for the BlogLike from the given config.
+func NewBlogLikeClient(c config) *BlogLikeClient {
+	return &BlogLikeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bloglike.Hooks(f(g(h())))`.
+func (c *BlogLikeClient) Use(hooks ...Hook) {
+	c.hooks.BlogLike = append(c.hooks.BlogLike, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bloglike.Intercept(f(g(h())))`.
+func (c *BlogLikeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BlogLike = append(c.inters.BlogLike, interceptors...)
+}
+
+// Create returns a builder for creating a BlogLike entity.
+func (c *BlogLikeClient) Create() *BlogLikeCreate {
+	mutation := newBlogLikeMutation(c.config, OpCreate)
+	return &BlogLikeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BlogLike entities.
+func (c *BlogLikeClient) CreateBulk(builders ...*BlogLikeCreate) *BlogLikeCreateBulk {
+	return &BlogLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BlogLikeClient) MapCreateBulk(slice any, setFunc func(*BlogLikeCreate, int)) *BlogLikeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BlogLikeCreateBulk{err: fmt.Errorf("calling to BlogLikeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BlogLikeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BlogLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BlogLike.
+func (c *BlogLikeClient) Update() *BlogLikeUpdate {
+	mutation := newBlogLikeMutation(c.config, OpUpdate)
+	return &BlogLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BlogLikeClient) UpdateOne(_m *BlogLike) *BlogLikeUpdateOne {
+	mutation := newBlogLikeMutation(c.config, OpUpdateOne, withBlogLike(_m))
+	return &BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BlogLikeClient) UpdateOneID(id int64) *BlogLikeUpdateOne {
+	mutation := newBlogLikeMutation(c.config, OpUpdateOne, withBlogLikeID(id))
+	return &BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BlogLike.
+func (c *BlogLikeClient) Delete() *BlogLikeDelete {
+	mutation := newBlogLikeMutation(c.config, OpDelete)
+	return &BlogLikeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BlogLikeClient) DeleteOne(_m *BlogLike) *BlogLikeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BlogLikeClient) DeleteOneID(id int64) *BlogLikeDeleteOne {
+	builder := c.Delete().Where(bloglike.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BlogLikeDeleteOne{builder}
+}
+
+// Query returns a query builder for BlogLike.
+func (c *BlogLikeClient) Query() *BlogLikeQuery {
+	return &BlogLikeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBlogLike},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BlogLike entity by its id.
+func (c *BlogLikeClient) Get(ctx context.Context, id int64) (*BlogLike, error) {
+	return c.Query().Where(bloglike.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BlogLikeClient) GetX(ctx context.Context, id int64) *BlogLike {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *BlogLikeClient) Hooks() []Hook {
+	return c.hooks.BlogLike
+}
+
+// Interceptors returns the client interceptors.
+func (c *BlogLikeClient) Interceptors() []Interceptor {
+	return c.inters.BlogLike
+}
+
+func (c *BlogLikeClient) mutate(ctx context.Context, m *BlogLikeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BlogLikeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BlogLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BlogLikeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BlogLike mutation op: %q", m.Op())
 	}
 }
 
@@ -1994,12 +2135,12 @@ func (c *VoucherClient) mutate(ctx context.Context, m *VoucherMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogComment, Follow, Order, Outbox, SeckillVoucher, Shop, ShopType, Sign,
-		User, UserInfo, Voucher []ent.Hook
+		Blog, BlogComment, BlogLike, Follow, Order, Outbox, SeckillVoucher, Shop,
+		ShopType, Sign, User, UserInfo, Voucher []ent.Hook
 	}
 	inters struct {
-		Blog, BlogComment, Follow, Order, Outbox, SeckillVoucher, Shop, ShopType, Sign,
-		User, UserInfo, Voucher []ent.Interceptor
+		Blog, BlogComment, BlogLike, Follow, Order, Outbox, SeckillVoucher, Shop,
+		ShopType, Sign, User, UserInfo, Voucher []ent.Interceptor
 	}
 )
 

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/outbox"
@@ -86,6 +87,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			blog.Table:           blog.ValidColumn,
 			blogcomment.Table:    blogcomment.ValidColumn,
+			bloglike.Table:       bloglike.ValidColumn,
 			follow.Table:         follow.ValidColumn,
 			order.Table:          order.ValidColumn,
 			outbox.Table:         outbox.ValidColumn,

@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -224,6 +225,80 @@ type blogcommentPaginateArgs struct {
 
 func newBlogCommentPaginateArgs(rv map[string]any) *blogcommentPaginateArgs {
 	args := &blogcommentPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *BlogLikeQuery) CollectFields(ctx context.Context, satisfies ...string) (*BlogLikeQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *BlogLikeQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(bloglike.Columns))
+		selectedFields = []string{bloglike.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "blogID":
+			if _, ok := fieldSeen[bloglike.FieldBlogID]; !ok {
+				selectedFields = append(selectedFields, bloglike.FieldBlogID)
+				fieldSeen[bloglike.FieldBlogID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[bloglike.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, bloglike.FieldUserID)
+				fieldSeen[bloglike.FieldUserID] = struct{}{}
+			}
+		case "createTime":
+			if _, ok := fieldSeen[bloglike.FieldCreateTime]; !ok {
+				selectedFields = append(selectedFields, bloglike.FieldCreateTime)
+				fieldSeen[bloglike.FieldCreateTime] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type bloglikePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []BlogLikePaginateOption
+}
+
+func newBlogLikePaginateArgs(rv map[string]any) *bloglikePaginateArgs {
+	args := &bloglikePaginateArgs{}
 	if rv == nil {
 		return args
 	}

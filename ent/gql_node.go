@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -42,6 +43,11 @@ var blogcommentImplementors = []string{"BlogComment", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*BlogComment) IsNode() {}
+
+var bloglikeImplementors = []string{"BlogLike", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*BlogLike) IsNode() {}
 
 var followImplementors = []string{"Follow", "Node"}
 
@@ -160,6 +166,15 @@ func (c *Client) noder(ctx context.Context, table string, id int64) (Noder, erro
 			Where(blogcomment.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, blogcommentImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case bloglike.Table:
+		query := c.BlogLike.Query().
+			Where(bloglike.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, bloglikeImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -338,6 +353,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int64) ([]Noder
 		query := c.BlogComment.Query().
 			Where(blogcomment.IDIn(ids...))
 		query, err := query.CollectFields(ctx, blogcommentImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case bloglike.Table:
+		query := c.BlogLike.Query().
+			Where(bloglike.IDIn(ids...))
+		query, err := query.CollectFields(ctx, bloglikeImplementors...)
 		if err != nil {
 			return nil, err
 		}

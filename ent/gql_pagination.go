@@ -13,6 +13,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -598,6 +599,255 @@ func (_m *BlogComment) ToEdge(order *BlogCommentOrder) *BlogCommentEdge {
 		order = DefaultBlogCommentOrder
 	}
 	return &BlogCommentEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// BlogLikeEdge is the edge representation of BlogLike.
+type BlogLikeEdge struct {
+	Node   *BlogLike `json:"node"`
+	Cursor Cursor    `json:"cursor"`
+}
+
+// BlogLikeConnection is the connection containing edges to BlogLike.
+type BlogLikeConnection struct {
+	Edges      []*BlogLikeEdge `json:"edges"`
+	PageInfo   PageInfo        `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+func (c *BlogLikeConnection) build(nodes []*BlogLike, pager *bloglikePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *BlogLike
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *BlogLike {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *BlogLike {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*BlogLikeEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &BlogLikeEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// BlogLikePaginateOption enables pagination customization.
+type BlogLikePaginateOption func(*bloglikePager) error
+
+// WithBlogLikeOrder configures pagination ordering.
+func WithBlogLikeOrder(order *BlogLikeOrder) BlogLikePaginateOption {
+	if order == nil {
+		order = DefaultBlogLikeOrder
+	}
+	o := *order
+	return func(pager *bloglikePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultBlogLikeOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithBlogLikeFilter configures pagination filter.
+func WithBlogLikeFilter(filter func(*BlogLikeQuery) (*BlogLikeQuery, error)) BlogLikePaginateOption {
+	return func(pager *bloglikePager) error {
+		if filter == nil {
+			return errors.New("BlogLikeQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type bloglikePager struct {
+	reverse bool
+	order   *BlogLikeOrder
+	filter  func(*BlogLikeQuery) (*BlogLikeQuery, error)
+}
+
+func newBlogLikePager(opts []BlogLikePaginateOption, reverse bool) (*bloglikePager, error) {
+	pager := &bloglikePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultBlogLikeOrder
+	}
+	return pager, nil
+}
+
+func (p *bloglikePager) applyFilter(query *BlogLikeQuery) (*BlogLikeQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *bloglikePager) toCursor(_m *BlogLike) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *bloglikePager) applyCursors(query *BlogLikeQuery, after, before *Cursor) (*BlogLikeQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultBlogLikeOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *bloglikePager) applyOrder(query *BlogLikeQuery) *BlogLikeQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultBlogLikeOrder.Field {
+		query = query.Order(DefaultBlogLikeOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *bloglikePager) orderExpr(query *BlogLikeQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultBlogLikeOrder.Field {
+			b.Comma().Ident(DefaultBlogLikeOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to BlogLike.
+func (_m *BlogLikeQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...BlogLikePaginateOption,
+) (*BlogLikeConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newBlogLikePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &BlogLikeConnection{Edges: []*BlogLikeEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// BlogLikeOrderField defines the ordering field of BlogLike.
+type BlogLikeOrderField struct {
+	// Value extracts the ordering value from the given BlogLike.
+	Value    func(*BlogLike) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) bloglike.OrderOption
+	toCursor func(*BlogLike) Cursor
+}
+
+// BlogLikeOrder defines the ordering of BlogLike.
+type BlogLikeOrder struct {
+	Direction OrderDirection      `json:"direction"`
+	Field     *BlogLikeOrderField `json:"field"`
+}
+
+// DefaultBlogLikeOrder is the default ordering of BlogLike.
+var DefaultBlogLikeOrder = &BlogLikeOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &BlogLikeOrderField{
+		Value: func(_m *BlogLike) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: bloglike.FieldID,
+		toTerm: bloglike.ByID,
+		toCursor: func(_m *BlogLike) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts BlogLike into BlogLikeEdge.
+func (_m *BlogLike) ToEdge(order *BlogLikeOrder) *BlogLikeEdge {
+	if order == nil {
+		order = DefaultBlogLikeOrder
+	}
+	return &BlogLikeEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

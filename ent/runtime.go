@@ -7,6 +7,7 @@ import (
 
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
+	"github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/outbox"
@@ -128,6 +129,16 @@ func init() {
 	blogcommentDescID := blogcommentFields[0].Descriptor()
 	// blogcomment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	blogcomment.IDValidator = blogcommentDescID.Validators[0].(func(int64) error)
+	bloglikeFields := schema.BlogLike{}.Fields()
+	_ = bloglikeFields
+	// bloglikeDescCreateTime is the schema descriptor for create_time field.
+	bloglikeDescCreateTime := bloglikeFields[3].Descriptor()
+	// bloglike.DefaultCreateTime holds the default value on creation for the create_time field.
+	bloglike.DefaultCreateTime = bloglikeDescCreateTime.Default.(func() time.Time)
+	// bloglikeDescID is the schema descriptor for id field.
+	bloglikeDescID := bloglikeFields[0].Descriptor()
+	// bloglike.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	bloglike.IDValidator = bloglikeDescID.Validators[0].(func(int64) error)
 	followFields := schema.Follow{}.Fields()
 	_ = followFields
 	// followDescCreateTime is the schema descriptor for create_time field.

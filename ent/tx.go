@@ -18,6 +18,8 @@ type Tx struct {
 	Blog *BlogClient
 	// BlogComment is the client for interacting with the BlogComment builders.
 	BlogComment *BlogCommentClient
+	// BlogLike is the client for interacting with the BlogLike builders.
+	BlogLike *BlogLikeClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
 	// Order is the client for interacting with the Order builders.
@@ -171,6 +173,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.BlogComment = NewBlogCommentClient(tx.config)
+	tx.BlogLike = NewBlogLikeClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.Outbox = NewOutboxClient(tx.config)

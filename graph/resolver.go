@@ -5,6 +5,12 @@ package graph
 import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/feed"
+	"github.com/hmdp/hmdp/internal/follow"
+	"github.com/hmdp/hmdp/internal/image"
+	"github.com/hmdp/hmdp/internal/like"
+	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/user"
@@ -20,4 +26,11 @@ type Resolver struct {
 	// Vouchers and Orders are the flash sale (issue 5).
 	Vouchers *voucher.Service
 	Orders   *order.Service
+
+	Blogs   *blog.Service
+	Likes   *like.Service
+	Follows *follow.Service
+	Feeds   *feed.Service
+	Images  *image.Store
+	Loaders loader.Sources
 }

@@ -11,11 +11,19 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/feed"
+	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/idgen"
+	"github.com/hmdp/hmdp/internal/image"
+	"github.com/hmdp/hmdp/internal/like"
+	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/lock"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/pubsub"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/redisx"
 	"github.com/hmdp/hmdp/internal/seckill"
@@ -35,6 +43,8 @@ type App struct {
 	auth     *auth.Service
 	shops    *shop.Service
 	locker   *lock.Locker
+	images   *image.Store
+	broker   *pubsub.Broker
 	resolver *graph.Resolver
 	handler  http.Handler
 	seckill  *seckill.Service
@@ -51,6 +61,8 @@ type Options struct {
 	Now    func() time.Time
 	// Seckill tunes the flash sale (tests shorten the stream consumers' timings).
 	Seckill seckill.Config
+	// EntOptions are added to the database client (tests count statements).
+	EntOptions []ent.Option
 }
 
 // NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded
@@ -63,9 +75,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		}
 	}()
 	if cfg.MySQLDSN != "" {
-		a.db, err = store.OpenMySQL(cfg.MySQLDSN)
+		a.db, err = store.OpenMySQL(cfg.MySQLDSN, opt.EntOptions...)
 	} else {
-		a.db, err = store.OpenSQLite(filepath.Join(cfg.DataDir, "hmdp.db"))
+		a.db, err = store.OpenSQLite(filepath.Join(cfg.DataDir, "hmdp.db"), opt.EntOptions...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("HMDP_MYSQL_DSN: %w", err)
@@ -115,6 +127,16 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	}
 	a.seckill = seckill.New(a.db.Client, a.redis.Client, cfg.RedisPrefix,
 		idgen.New(a.redis.Client, cfg.RedisPrefix, "order", 0), a.locker, limiter, log, a.registry, opt.Seckill)
+	if a.images, err = image.New(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	a.broker = pubsub.New(a.redis.Client, cfg.RedisPrefix, a.registry, pubsub.Options{Log: log})
+	likes := like.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
+	blogs := blog.New(a.db.Client, a.images, likes, log)
+	follows := follow.New(a.db.Client, a.redis.Client, cfg.RedisPrefix)
+	feeds := feed.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, follows, a.broker, cfg.FeedPushLimit, log)
+	blogs.Fanout = feeds
+	follows.Listener = feeds
 	a.resolver = &graph.Resolver{
 		Ent:      a.db.Client,
 		Auth:     a.auth,
@@ -122,6 +144,12 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		Shops:    a.shops,
 		Vouchers: voucher.New(a.db.Client, a.seckill),
 		Orders:   order.New(a.db.Client, a.seckill, nil),
+		Blogs:    blogs,
+		Likes:    likes,
+		Follows:  follows,
+		Feeds:    feeds,
+		Images:   a.images,
+		Loaders:  loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
 	}
 	// Every instance persists flash-sale orders (DESIGN.md principle 4).
 	a.seckill.Start()
@@ -155,6 +183,9 @@ func (a *App) Close() {
 	a.StopWorkers(ctx)
 	cancel()
 	var errs []error
+	if a.broker != nil {
+		errs = append(errs, a.broker.Close())
+	}
 	if a.shops != nil {
 		a.shops.Close()
 	}

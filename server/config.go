@@ -30,6 +30,7 @@ type Config struct {
 	AllowedOrigins []string
 	MaxDepth       int
 	MaxComplexity  int
+	FeedPushLimit  int
 	MaxBodyBytes   int64
 	ShutdownGrace  time.Duration
 	LogLevel       string
@@ -123,6 +124,7 @@ var settings = []setting{
 	}},
 	{"HMDP_MAX_DEPTH", "max-depth", "12", "deepest selection a query may nest", func(c *Config, v string) error { return parsePositive(v, &c.MaxDepth) }},
 	{"HMDP_MAX_COMPLEXITY", "max-complexity", "1000", "highest complexity an operation may have", func(c *Config, v string) error { return parsePositive(v, &c.MaxComplexity) }},
+	{"HMDP_FEED_PUSH_LIMIT", "feed-push-limit", "5000", "authors with more followers are pulled into feeds at read time instead of pushed to inboxes", func(c *Config, v string) error { return parsePositive(v, &c.FeedPushLimit) }},
 	{"HMDP_MAX_BODY_BYTES", "max-body-bytes", "1048576", "largest request body of a GraphQL request", func(c *Config, v string) error {
 		var n int
 		err := parsePositive(v, &n)

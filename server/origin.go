@@ -39,7 +39,7 @@ func (p originPolicy) cors(next http.Handler) http.Handler {
 			h.Add("Vary", "Origin")
 			if r.Method == http.MethodOptions {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Apollo-Require-Preflight")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Apollo-Require-Preflight, GraphQL-Require-Preflight")
 				h.Set("Access-Control-Max-Age", "600")
 				w.WriteHeader(http.StatusNoContent)
 				return

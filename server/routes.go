@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -24,7 +25,7 @@ func (a *App) routes() http.Handler {
 	// Outermost first: shutdown ends websockets, origin checks, CORS, the
 	// session, the body limit, then gqlgen.
 	var api http.Handler = a.graphqlServer(origins)
-	api = limitBody(a.cfg.MaxBodyBytes, api)
+	api = limitBodies(a.cfg.MaxBodyBytes, maxUploadBody, api)
 	api = withViewer(a.auth, a.log, api)
 	api = origins.cors(api)
 	api = origins.websockets(api)
@@ -41,6 +42,7 @@ func (a *App) routes() http.Handler {
 		}
 		_, _ = w.Write([]byte("ready\n"))
 	})
+	mux.Handle("GET /images/{name}", a.images.Handler())
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{}))
 	if a.cfg.Playground {
 		mux.Handle("/", playground.New("/graphql", a.log)) // it answers 405 to anything but GET/HEAD
@@ -60,7 +62,12 @@ func (a *App) graphqlServer(origins originPolicy) *handler.Server {
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: maxUploadBody, MaxMemory: 1 << 20})
 
+	// Each response (each subscription event too) gets fresh loaders.
+	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+		return next(a.resolver.WithLoaders(ctx))
+	})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetErrorPresenter(presentError(a.log))
 	srv.SetRecoverFunc(recoverPanic(a.log))

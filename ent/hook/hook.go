@@ -33,6 +33,18 @@ func (f BlogCommentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlogCommentMutation", m)
 }
 
+// The BlogLikeFunc type is an adapter to allow the use of ordinary
+// function as BlogLike mutator.
+type BlogLikeFunc func(context.Context, *ent.BlogLikeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BlogLikeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BlogLikeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlogLikeMutation", m)
+}
+
 // The FollowFunc type is an adapter to allow the use of ordinary
 // function as Follow mutator.
 type FollowFunc func(context.Context, *ent.FollowMutation) (ent.Value, error)

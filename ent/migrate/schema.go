@@ -55,6 +55,31 @@ var (
 		Columns:    TbBlogCommentsColumns,
 		PrimaryKey: []*schema.Column{TbBlogCommentsColumns[0]},
 	}
+	// BlogLikeColumns holds the columns for the "blog_like" table.
+	BlogLikeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "blog_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "create_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(3)"}},
+	}
+	// BlogLikeTable holds the schema information for the "blog_like" table.
+	BlogLikeTable = &schema.Table{
+		Name:       "blog_like",
+		Columns:    BlogLikeColumns,
+		PrimaryKey: []*schema.Column{BlogLikeColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_blog_user",
+				Unique:  true,
+				Columns: []*schema.Column{BlogLikeColumns[1], BlogLikeColumns[2]},
+			},
+			{
+				Name:    "idx_like_user",
+				Unique:  false,
+				Columns: []*schema.Column{BlogLikeColumns[2]},
+			},
+		},
+	}
 	// TbFollowColumns holds the columns for the "tb_follow" table.
 	TbFollowColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -287,6 +312,7 @@ var (
 	Tables = []*schema.Table{
 		TbBlogTable,
 		TbBlogCommentsTable,
+		BlogLikeTable,
 		TbFollowTable,
 		TbVoucherOrderTable,
 		HmdpOutboxTable,
@@ -307,6 +333,9 @@ func init() {
 	}
 	TbBlogCommentsTable.Annotation = &entsql.Annotation{
 		Table: "tb_blog_comments",
+	}
+	BlogLikeTable.Annotation = &entsql.Annotation{
+		Table: "blog_like",
 	}
 	TbFollowTable.Annotation = &entsql.Annotation{
 		Table: "tb_follow",

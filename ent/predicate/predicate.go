@@ -12,6 +12,9 @@ type Blog func(*sql.Selector)
 // BlogComment is the predicate function for blogcomment builders.
 type BlogComment func(*sql.Selector)
 
+// BlogLike is the predicate function for bloglike builders.
+type BlogLike func(*sql.Selector)
+
 // Follow is the predicate function for follow builders.
 type Follow func(*sql.Selector)
 

@@ -11,6 +11,16 @@ type AuthPayload struct {
 	User  *ent.User `json:"user"`
 }
 
+type CreateBlogInput struct {
+	// 1 to 100 characters
+	Title string `json:"title"`
+	// 1 to 2000 characters
+	Content string `json:"content"`
+	// at most 9 paths returned by uploadImage
+	Images []string `json:"images,omitempty"`
+	ShopID *int64   `json:"shopId,omitempty"`
+}
+
 type CreateShopInput struct {
 	Name    string   `json:"name"`
 	TypeID  int64    `json:"typeId"`
@@ -32,6 +42,9 @@ type GeoInput struct {
 	Y float64 `json:"y"`
 	// Default 5000.
 	RadiusMeters *float64 `json:"radiusMeters,omitempty"`
+}
+
+type Subscription struct {
 }
 
 type UpdateProfileInput struct {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/hmdp/hmdp/ent"
+	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
 )
 
@@ -135,4 +136,23 @@ func withTx(ctx context.Context, db *ent.Client, fn func(tx *ent.Tx) error) erro
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
+}
+
+// Many returns the users with ids, in the order of ids; absent ones are left out.
+func (s *Service) Many(ctx context.Context, ids []int64) ([]*ent.User, error) {
+	us, err := s.db.User.Query().Where(entuser.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*ent.User, len(us))
+	for _, u := range us {
+		byID[u.ID] = u
+	}
+	out := make([]*ent.User, 0, len(ids))
+	for _, id := range ids {
+		if u := byID[id]; u != nil {
+			out = append(out, u)
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,148 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/loader"
+)
+
+// WithLoaders gives a response its own loaders (the server calls it for every
+// response, subscription events included).
+func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
+	return loader.With(ctx, r.Loaders.New(viewerID(ctx)))
+}
+
+// loaders are the response's loaders; a resolver run outside a response
+// (tests) gets unbatched fresh ones.
+func (r *Resolver) loaders(ctx context.Context) *loader.Loaders {
+	if l := loader.From(ctx); l != nil {
+		return l
+	}
+	return r.Loaders.New(viewerID(ctx))
+}
+
+func viewerID(ctx context.Context) int64 {
+	if v := auth.ViewerFrom(ctx); v != nil {
+		return v.UserID
+	}
+	return 0
+}
+
+// noteBlogs lets the blogs' field resolvers batch per page.
+func (r *Resolver) notePage(ctx context.Context) func(*blog.Page, error) (*blog.Page, error) {
+	return func(p *blog.Page, err error) (*blog.Page, error) {
+		if p != nil {
+			bs := make([]*ent.Blog, len(p.Edges))
+			for i, e := range p.Edges {
+				bs[i] = e.Node
+			}
+			r.loaders(ctx).NotePage(bs)
+		}
+		return p, err
+	}
+}
+
+// authorOf loads a blog's author.
+func (r *Resolver) authorOf(ctx context.Context, b *ent.Blog) (*ent.User, error) {
+	u, err := r.loaders(ctx).Author(ctx, b)
+	if loader.Missing(err) {
+		return nil, apperr.New(apperr.NotFound, "user %d not found", b.UserID)
+	}
+	return u, err
+}
+
+// userOf loads a user that must exist (an author, a liker).
+func (r *Resolver) userOf(ctx context.Context, id int64) (*ent.User, error) {
+	u, err := r.loaders(ctx).Users.Load(ctx, id)
+	if loader.Missing(err) {
+		return nil, apperr.New(apperr.NotFound, "user %d not found", id)
+	}
+	return u, err
+}
+
+// shopOf loads a blog's shop; nil when none (0) or gone.
+func (r *Resolver) shopOf(ctx context.Context, id int64) (*ent.Shop, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	s, err := r.loaders(ctx).Shops.Load(ctx, id)
+	if loader.Missing(err) {
+		return nil, nil
+	}
+	return s, err
+}
+
+func (r *Resolver) likedByMe(ctx context.Context, blogID int64) (bool, error) {
+	if viewerID(ctx) == 0 {
+		return false, nil
+	}
+	in, err := r.loaders(ctx).Like(ctx, blogID)
+	return in.LikedByMe, err
+}
+
+func (r *Resolver) topLikers(ctx context.Context, blogID int64) ([]*ent.User, error) {
+	l := r.loaders(ctx)
+	in, err := l.Like(ctx, blogID)
+	if err != nil {
+		return nil, err
+	}
+	us, err := l.Users.LoadAll(ctx, in.Top)
+	out := make([]*ent.User, 0, len(us))
+	for i, u := range us {
+		if u != nil { // a liker whose account is gone is left out
+			out = append(out, u)
+		} else if err != nil && !loader.Missing(errAt(err, i)) {
+			return nil, errAt(err, i)
+		}
+	}
+	return out, nil
+}
+
+// setBlogLike applies the like and returns the blog as it now is.
+func (r *Resolver) setBlogLike(ctx context.Context, blogID int64, liked bool) (*ent.Blog, error) {
+	if err := r.Likes.Set(ctx, auth.ViewerFrom(ctx).UserID, blogID, liked); err != nil {
+		return nil, err
+	}
+	b, err := r.Blogs.Get(ctx, blogID)
+	if err == nil && b == nil {
+		return nil, apperr.New(apperr.NotFound, "blog %d not found", blogID)
+	}
+	return b, err
+}
+
+// errAt is the error of item i of a LoadAll.
+func errAt(err error, i int) error {
+	if es, ok := err.(dataloadgen.ErrorSlice); ok && i < len(es) {
+		return es[i]
+	}
+	return err
+}
+
+// followCount is a user's followers (i = 0) or followees (i = 1).
+func (r *Resolver) followCount(ctx context.Context, userID int64, i int) (int, error) {
+	c, err := r.loaders(ctx).Follows.Counts.Load(ctx, userID)
+	return int(c[i]), err
+}
+
+// setFollow applies the follow and returns the followed user.
+func (r *Resolver) setFollow(ctx context.Context, target int64, follows bool) (*ent.User, error) {
+	if err := r.Follows.Set(ctx, auth.ViewerFrom(ctx).UserID, target, follows); err != nil {
+		return nil, err
+	}
+	return r.userOf(ctx, target)
+}
+
+// commonFollows loads the users both the viewer and userID follow.
+func (r *Resolver) commonFollows(ctx context.Context, userID int64) ([]*ent.User, error) {
+	ids, err := r.Follows.Common(ctx, auth.ViewerFrom(ctx).UserID, userID)
+	if err != nil {
+		return nil, err
+	}
+	return r.Users.Many(ctx, ids)
+}

@@ -1,0 +1,412 @@
+// Package feed delivers new blogs to their authors' followers.
+//
+// Push: publishing a blog adds it to every follower's inbox ZSET (member =
+// zero-padded blog id, score = publish time in ms) in pipelined batches; an
+// inbox keeps its newest InboxSize entries. Pull: an author with more than
+// PushLimit followers is not pushed (one post would cost that many writes);
+// readers merge such authors' posts from MySQL at read time. Once an author is
+// pulled, they stay pulled, so the switch never hides earlier posts.
+//
+// Paging is a scroll over (score, id): a page ends at the last item's score
+// and id, and the next page starts strictly below it. Posts that arrive
+// between page reads are newer than every cursor, so they cause neither
+// repeats nor gaps, even when many share one millisecond.
+//
+// Live delivery: every publish also sends the blog to each follower's
+// subscription topic, across instances (internal/pubsub).
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/ent"
+	entblog "github.com/hmdp/hmdp/ent/blog"
+	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/follow"
+	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/pubsub"
+)
+
+// Defaults.
+const (
+	InboxSize        = 1000
+	DefaultPushLimit = 5000
+	batchSize        = 500
+)
+
+// sentinel (score -inf) marks a complete inbox.
+const sentinel = "~"
+
+// Service is the feed service.
+type Service struct {
+	db      *ent.Client
+	rdb     redis.UniversalClient
+	prefix  string
+	follows *follow.Service
+	broker  *pubsub.Broker
+	log     *slog.Logger
+	// PushLimit: authors with more followers are pulled, not pushed.
+	PushLimit int
+}
+
+// New returns the service.
+func New(db *ent.Client, rdb redis.UniversalClient, prefix string, follows *follow.Service, broker *pubsub.Broker, pushLimit int, log *slog.Logger) *Service {
+	if pushLimit <= 0 {
+		pushLimit = DefaultPushLimit
+	}
+	return &Service{db: db, rdb: rdb, prefix: prefix, follows: follows, broker: broker, log: log, PushLimit: pushLimit}
+}
+
+func (s *Service) inboxKey(u int64) string { return fmt.Sprintf("%sfeed:{%d}", s.prefix, u) }
+func (s *Service) pulledKey() string       { return s.prefix + "feed:pulled" }
+
+// Topic is the subscription topic of a viewer's new feed items.
+func Topic(viewer int64) string { return "feed:" + strconv.FormatInt(viewer, 10) }
+
+func member(blogID int64) string { return fmt.Sprintf("%019d", blogID) }
+
+// Score is a blog's place in the feeds.
+func Score(b *ent.Blog) int64 { return b.CreateTime.UnixMilli() }
+
+// Published pushes b to its author's followers' inboxes (or marks the author
+// as pulled) and sends it to their live subscriptions.
+func (s *Service) Published(ctx context.Context, b *ent.Blog) error {
+	followers, err := s.follows.FollowersOf(ctx, b.UserID)
+	if err != nil {
+		return err
+	}
+	if len(followers) == 0 {
+		return nil
+	}
+	var pushErr error
+	if len(followers) > s.PushLimit {
+		pushErr = s.rdb.SAdd(ctx, s.pulledKey(), b.UserID).Err()
+	} else {
+		pushErr = s.push(ctx, followers, Score(b), b.ID)
+	}
+	payload, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	msgs := make([]pubsub.Message, len(followers))
+	for i, f := range followers {
+		msgs[i] = pubsub.Message{Topic: Topic(f), Payload: payload}
+	}
+	return errors.Join(pushErr, s.broker.PublishMany(ctx, msgs, batchSize))
+}
+
+// push adds one blog to inboxes in pipelined batches, trimming each to the
+// newest InboxSize (rank 0, the sentinel at -inf, is kept).
+func (s *Service) push(ctx context.Context, inboxes []int64, score, blogID int64) error {
+	m := member(blogID)
+	for start := 0; start < len(inboxes); start += batchSize {
+		pipe := s.rdb.Pipeline()
+		for _, u := range inboxes[start:min(start+batchSize, len(inboxes))] {
+			k := s.inboxKey(u)
+			pipe.ZAdd(ctx, k, redis.Z{Score: float64(score), Member: m})
+			pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Deleted takes b out of its followers' inboxes.
+func (s *Service) Deleted(ctx context.Context, b *ent.Blog) error {
+	followers, err := s.follows.FollowersOf(ctx, b.UserID)
+	if err != nil {
+		return err
+	}
+	m := member(b.ID)
+	for start := 0; start < len(followers); start += batchSize {
+		pipe := s.rdb.Pipeline()
+		for _, u := range followers[start:min(start+batchSize, len(followers))] {
+			pipe.ZRem(ctx, s.inboxKey(u), m)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FollowChanged adds the author's recent posts to the follower's inbox on a
+// follow, and takes them out on an unfollow, so the feed always shows the
+// people one follows now.
+func (s *Service) FollowChanged(ctx context.Context, follower, author int64, follows bool) error {
+	bs, err := s.db.Blog.Query().Where(entblog.UserID(author)).
+		Order(ent.Desc(entblog.FieldCreateTime, entblog.FieldID)).Limit(InboxSize).
+		Select(entblog.FieldID, entblog.FieldCreateTime).All(ctx)
+	if err != nil || len(bs) == 0 {
+		return err
+	}
+	k := s.inboxKey(follower)
+	if !follows {
+		ms := make([]any, len(bs))
+		for i, b := range bs {
+			ms[i] = member(b.ID)
+		}
+		return s.rdb.ZRem(ctx, k, ms...).Err()
+	}
+	zs := make([]redis.Z, len(bs))
+	for i, b := range bs {
+		zs[i] = redis.Z{Score: float64(Score(b)), Member: member(b.ID)}
+	}
+	pipe := s.rdb.Pipeline()
+	pipe.ZAdd(ctx, k, zs...)
+	pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
+	_, err = pipe.Exec(ctx)
+	return err
+}
+
+// item is one feed entry.
+type item struct{ score, id int64 }
+
+func (a item) before(b item) bool { // newer first
+	return a.score > b.score || (a.score == b.score && a.id > b.id)
+}
+
+// Read returns viewer's feed page after the cursor, newest first.
+func (s *Service) Read(ctx context.Context, viewer int64, first *int, after *string) (*blog.Page, error) {
+	n, err := page.First(first)
+	if err != nil {
+		return nil, err
+	}
+	c, err := page.After(after)
+	if err != nil {
+		return nil, err
+	}
+	from := item{score: math.MaxInt64, id: math.MaxInt64}
+	if c != nil {
+		sc, err := page.Int(c.Value)
+		if err != nil {
+			return nil, err
+		}
+		from = item{score: sc, id: c.ID}
+	}
+	items, err := s.inbox(ctx, viewer, from, n+1, true)
+	if err != nil {
+		return nil, err
+	}
+	pulled, err := s.pulled(ctx, viewer, from, n+1)
+	if err != nil {
+		return nil, err
+	}
+	items = merge(items, pulled, n+1)
+
+	ids := make([]int64, len(items))
+	for i, it := range items {
+		ids[i] = it.id
+	}
+	bs, err := s.db.Blog.Query().Where(entblog.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*ent.Blog, len(bs))
+	for _, b := range bs {
+		byID[b.ID] = b
+	}
+	cursor := func(it item) page.Cursor { return page.Cursor{ID: it.id, Value: it.score} }
+	p := &blog.Page{Info: page.Make(len(items), n, func(i int) page.Cursor { return cursor(items[i]) })}
+	var gone []any
+	for i, it := range items {
+		if i == n {
+			break
+		}
+		if b := byID[it.id]; b != nil {
+			p.Edges = append(p.Edges, blog.Edge{Cursor: cursor(it), Node: b})
+		} else {
+			gone = append(gone, member(it.id)) // deleted meanwhile
+		}
+	}
+	if len(gone) > 0 {
+		if err := s.rdb.ZRem(ctx, s.inboxKey(viewer), gone...).Err(); err != nil {
+			s.log.WarnContext(ctx, "feed: drop deleted blogs", "err", err)
+		}
+	}
+	return p, nil
+}
+
+// inbox reads up to n inbox items strictly after from (one round trip),
+// rebuilding the inbox from MySQL first when it is missing.
+func (s *Service) inbox(ctx context.Context, viewer int64, from item, n int, rebuild bool) ([]item, error) {
+	k := s.inboxKey(viewer)
+	pipe := s.rdb.Pipeline()
+	full := pipe.ZScore(ctx, k, sentinel)
+	var same *redis.ZSliceCmd
+	max := "+inf"
+	if from.score != math.MaxInt64 {
+		// Items with the cursor's own score come back whole and are cut by
+		// id here; below it the range is exclusive.
+		same = pipe.ZRevRangeByScoreWithScores(ctx, k, &redis.ZRangeBy{Min: fmt.Sprint(from.score), Max: fmt.Sprint(from.score)})
+		max = "(" + fmt.Sprint(from.score)
+	}
+	below := pipe.ZRevRangeByScoreWithScores(ctx, k, &redis.ZRangeBy{Min: "(-inf", Max: max, Count: int64(n)})
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, err
+	}
+	if full.Err() != nil {
+		if !rebuild {
+			return nil, errors.New("feed: inbox still missing after rebuild")
+		}
+		if err := s.rebuild(ctx, viewer); err != nil {
+			return nil, err
+		}
+		return s.inbox(ctx, viewer, from, n, false)
+	}
+	var out []item
+	add := func(zs []redis.Z) error {
+		for _, z := range zs {
+			m, _ := z.Member.(string)
+			if m == sentinel {
+				continue
+			}
+			id, err := strconv.ParseInt(m, 10, 64)
+			if err != nil {
+				return fmt.Errorf("feed: bad inbox member %q", m)
+			}
+			if it := (item{int64(z.Score), id}); from.before(it) {
+				out = append(out, it)
+			}
+		}
+		return nil
+	}
+	if same != nil {
+		if err := add(same.Val()); err != nil {
+			return nil, err
+		}
+	}
+	if err := add(below.Val()); err != nil {
+		return nil, err
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// rebuild fills a missing inbox with the newest posts of everyone viewer
+// follows. It merges into whatever is there (pushes that raced with it stay).
+func (s *Service) rebuild(ctx context.Context, viewer int64) error {
+	followees, err := s.follows.FolloweesOf(ctx, viewer)
+	if err != nil {
+		return err
+	}
+	zs := []redis.Z{{Score: math.Inf(-1), Member: sentinel}}
+	if len(followees) > 0 {
+		bs, err := s.db.Blog.Query().Where(entblog.UserIDIn(followees...)).
+			Order(ent.Desc(entblog.FieldCreateTime, entblog.FieldID)).Limit(InboxSize).
+			Select(entblog.FieldID, entblog.FieldCreateTime).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			zs = append(zs, redis.Z{Score: float64(Score(b)), Member: member(b.ID)})
+		}
+	}
+	k := s.inboxKey(viewer)
+	pipe := s.rdb.Pipeline()
+	pipe.ZAdd(ctx, k, zs...)
+	pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
+	_, err = pipe.Exec(ctx)
+	return err
+}
+
+// pulled reads up to n posts strictly after from by the pulled authors that
+// viewer follows.
+func (s *Service) pulled(ctx context.Context, viewer int64, from item, n int) ([]item, error) {
+	ms, err := s.rdb.SMembers(ctx, s.pulledKey()).Result()
+	if err != nil || len(ms) == 0 {
+		return nil, err
+	}
+	authors := make([]int64, 0, len(ms))
+	for _, m := range ms {
+		if id, err := strconv.ParseInt(m, 10, 64); err == nil {
+			authors = append(authors, id)
+		}
+	}
+	follows, err := s.follows.FollowedBy(ctx, viewer, authors)
+	if err != nil {
+		return nil, err
+	}
+	var mine []int64
+	for i, a := range authors {
+		if follows[i] {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	q := s.db.Blog.Query().Where(entblog.UserIDIn(mine...))
+	if from.score != math.MaxInt64 {
+		t := timeOf(from.score)
+		q = q.Where(entblog.Or(entblog.CreateTimeLT(t), entblog.And(entblog.CreateTime(t), entblog.IDLT(from.id))))
+	}
+	bs, err := q.Order(ent.Desc(entblog.FieldCreateTime, entblog.FieldID)).Limit(n).
+		Select(entblog.FieldID, entblog.FieldCreateTime).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]item, len(bs))
+	for i, b := range bs {
+		out[i] = item{Score(b), b.ID}
+	}
+	return out, nil
+}
+
+// merge combines two newest-first lists without duplicates, keeping n.
+func merge(a, b []item, n int) []item {
+	seen := make(map[int64]bool, len(a)+len(b))
+	var out []item
+	for _, it := range append(slices.Clone(a), b...) {
+		if !seen[it.id] {
+			seen[it.id] = true
+			out = append(out, it)
+		}
+	}
+	slices.SortFunc(out, func(x, y item) int {
+		if x.before(y) {
+			return -1
+		}
+		if y.before(x) {
+			return 1
+		}
+		return 0
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+func timeOf(ms int64) time.Time { return time.UnixMilli(ms) }
+
+// Subscribe streams the viewer's new feed items until ctx ends. onEnd gets
+// the reason when the broker ends the stream (a client too slow to keep up).
+func (s *Service) Subscribe(ctx context.Context, viewer int64, onEnd func(error)) (<-chan *ent.Blog, error) {
+	sub, err := s.broker.Subscribe(ctx, "feedItems", Topic(viewer))
+	if err != nil {
+		return nil, err
+	}
+	return pubsub.Stream(ctx, sub, func(_ context.Context, p []byte) (*ent.Blog, bool) {
+		var b ent.Blog
+		if err := json.Unmarshal(p, &b); err != nil {
+			s.log.ErrorContext(ctx, "feed: bad event", "err", err)
+			return nil, false
+		}
+		return &b, true
+	}, onEnd), nil
+}

@@ -1,0 +1,318 @@
+// Package pubsub is the cross-instance event broker behind every GraphQL
+// subscription. Events are published on Redis Pub/Sub; each server instance
+// holds one Redis subscription and fans events out to its own local
+// subscribers. A Redis channel is subscribed while the instance has a local
+// subscriber to its topic and unsubscribed when the last one leaves.
+//
+// Each local subscriber has a bounded buffer. The broadcaster never blocks: a
+// subscriber whose buffer is full is dropped (its channel closes and Err
+// reports ErrSlowConsumer), so one slow client cannot hold up the others.
+package pubsub
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+)
+
+// Reasons a subscription ends other than its owner closing it.
+var (
+	ErrSlowConsumer = errors.New("subscriber too slow: events were arriving faster than it read them")
+	ErrClosed       = errors.New("server shutting down")
+)
+
+const confirmTimeout = 5 * time.Second
+
+// DefaultBuffer is the per-subscriber buffer when Options.Buffer is zero.
+const DefaultBuffer = 64
+
+// Options tune a Broker.
+type Options struct {
+	Buffer int // events a subscriber may fall behind before it is dropped
+	Log    *slog.Logger
+}
+
+// Broker publishes and delivers events. It is safe for concurrent use.
+type Broker struct {
+	client redis.UniversalClient
+	prefix string
+	buffer int
+	log    *slog.Logger
+	active *prometheus.GaugeVec
+
+	mu      sync.Mutex
+	ps      *redis.PubSub // nil until the first subscriber
+	topics  map[string]*topic
+	pending map[string][]*topic // per Redis channel, topics awaiting SUBSCRIBE confirmation, in order
+	closed  bool
+	stop    chan struct{}
+	done    chan struct{} // closed when the dispatcher ends
+}
+
+type topic struct {
+	subs  map[*Sub]struct{}
+	ready chan struct{} // closed once Redis confirmed the SUBSCRIBE
+}
+
+// New returns a broker whose Redis channels are prefix+"events:"+topic. The
+// gauge hmdp_subscriptions_active{kind} is registered on reg (when not nil).
+func New(client redis.UniversalClient, prefix string, reg prometheus.Registerer, opt Options) *Broker {
+	if opt.Buffer <= 0 {
+		opt.Buffer = DefaultBuffer
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	b := &Broker{
+		client:  client,
+		prefix:  prefix + "events:",
+		buffer:  opt.Buffer,
+		log:     opt.Log,
+		topics:  map[string]*topic{},
+		pending: map[string][]*topic{},
+		stop:    make(chan struct{}),
+		active: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "hmdp_subscriptions_active", Help: "Open subscriptions on this instance, by kind.",
+		}, []string{"kind"}),
+	}
+	if reg != nil {
+		reg.MustRegister(b.active)
+	}
+	return b
+}
+
+// Message is one event for PublishMany.
+type Message struct {
+	Topic   string
+	Payload []byte
+}
+
+// Publish sends payload to every subscriber of topic on every instance.
+func (b *Broker) Publish(ctx context.Context, topic string, payload []byte) error {
+	return b.client.Publish(ctx, b.prefix+topic, payload).Err()
+}
+
+// PublishMany sends the messages in pipelined batches of batch (one round
+// trip per batch).
+func (b *Broker) PublishMany(ctx context.Context, msgs []Message, batch int) error {
+	if batch <= 0 {
+		batch = 500
+	}
+	for len(msgs) > 0 {
+		n := min(batch, len(msgs))
+		pipe := b.client.Pipeline()
+		for _, m := range msgs[:n] {
+			pipe.Publish(ctx, b.prefix+m.Topic, m.Payload)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return err
+		}
+		msgs = msgs[n:]
+	}
+	return nil
+}
+
+// Sub is one local subscriber. Read C until it closes, then Err tells why
+// (nil when the owner called Close).
+type Sub struct {
+	C <-chan []byte
+
+	b     *Broker
+	kind  string
+	topic string
+	ch    chan []byte
+	err   error // set under b.mu before ch is closed
+	gone  bool  // removed from the broker
+}
+
+// Err is the reason the subscription ended; valid once C is closed.
+func (s *Sub) Err() error {
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	return s.err
+}
+
+// Close unsubscribes; safe to call more than once and after a drop.
+func (s *Sub) Close() {
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	s.b.removeLocked(s, nil)
+}
+
+// Subscribe adds a local subscriber to topic, counted under kind in the
+// metric. It returns once Redis confirmed the subscription (or ctx ended), so
+// an event published after Subscribe returns is delivered.
+func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if b.ps == nil {
+		b.ps = b.client.Subscribe(context.Background())
+		b.done = make(chan struct{})
+		go b.dispatch(b.ps, b.done)
+	}
+	t := b.topics[name]
+	if t == nil {
+		t = &topic{subs: map[*Sub]struct{}{}, ready: make(chan struct{})}
+		b.topics[name] = t
+		ch := b.prefix + name
+		b.pending[ch] = append(b.pending[ch], t)
+		// Written under b.mu so SUBSCRIBE/UNSUBSCRIBE of one channel reach
+		// Redis in the order subscribers came and went. go-redis resubscribes
+		// after a reconnect.
+		if err := b.ps.Subscribe(context.Background(), ch); err != nil {
+			b.log.Warn("pubsub: subscribe failed", "channel", ch, "err", err)
+		}
+	}
+	ch := make(chan []byte, b.buffer)
+	s := &Sub{C: ch, b: b, kind: kind, topic: name, ch: ch}
+	t.subs[s] = struct{}{}
+	b.active.WithLabelValues(kind).Inc()
+	ready := t.ready
+	b.mu.Unlock()
+
+	timer := time.NewTimer(confirmTimeout)
+	defer timer.Stop()
+	select {
+	case <-ready:
+		return s, nil
+	case <-ctx.Done():
+		s.Close()
+		return nil, ctx.Err()
+	case <-timer.C:
+		s.Close()
+		return nil, errors.New("pubsub: redis did not confirm the subscription")
+	}
+}
+
+// removeLocked takes s out of its topic and closes its channel with reason.
+func (b *Broker) removeLocked(s *Sub, reason error) {
+	if s.gone {
+		return
+	}
+	s.gone = true
+	s.err = reason
+	close(s.ch)
+	b.active.WithLabelValues(s.kind).Dec()
+	t := b.topics[s.topic]
+	if t == nil {
+		return
+	}
+	delete(t.subs, s)
+	if len(t.subs) > 0 {
+		return
+	}
+	delete(b.topics, s.topic)
+	if b.ps != nil && !b.closed {
+		if err := b.ps.Unsubscribe(context.Background(), b.prefix+s.topic); err != nil {
+			b.log.Warn("pubsub: unsubscribe failed", "topic", s.topic, "err", err)
+		}
+	}
+}
+
+// dispatch reads the Redis subscription until the broker closes.
+func (b *Broker) dispatch(ps *redis.PubSub, done chan struct{}) {
+	defer close(done)
+	backoff := 50 * time.Millisecond
+	for {
+		msg, err := ps.Receive(context.Background())
+		if err != nil {
+			select {
+			case <-b.stop:
+				return
+			default:
+			}
+			b.log.Warn("pubsub: receive failed", "err", err)
+			select {
+			case <-time.After(backoff):
+			case <-b.stop:
+				return
+			}
+			backoff = min(2*backoff, 2*time.Second)
+			continue
+		}
+		backoff = 50 * time.Millisecond
+		switch m := msg.(type) {
+		case *redis.Message:
+			b.deliver(m)
+		case *redis.Subscription:
+			if m.Kind == "subscribe" {
+				b.confirm(m.Channel)
+			}
+		}
+	}
+}
+
+func (b *Broker) deliver(m *redis.Message) {
+	if len(m.Channel) < len(b.prefix) {
+		return
+	}
+	payload := []byte(m.Payload)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.topics[m.Channel[len(b.prefix):]]
+	if t == nil {
+		return
+	}
+	for s := range t.subs {
+		select {
+		case s.ch <- payload:
+		default:
+			b.removeLocked(s, ErrSlowConsumer)
+		}
+	}
+}
+
+// confirm marks the oldest pending SUBSCRIBE of channel as active. Extra
+// confirmations (go-redis resubscribing after a reconnect) find none pending.
+func (b *Broker) confirm(channel string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.pending[channel]
+	if len(q) == 0 {
+		return
+	}
+	close(q[0].ready)
+	if len(q) == 1 {
+		delete(b.pending, channel)
+	} else {
+		b.pending[channel] = q[1:]
+	}
+}
+
+// Close ends every subscription with ErrClosed and stops the dispatcher.
+func (b *Broker) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	close(b.stop)
+	for _, t := range b.topics {
+		for s := range t.subs {
+			b.removeLocked(s, ErrClosed)
+		}
+	}
+	for ch, q := range b.pending {
+		for _, t := range q {
+			close(t.ready)
+		}
+		delete(b.pending, ch)
+	}
+	ps, done := b.ps, b.done
+	b.mu.Unlock()
+	if ps == nil {
+		return nil
+	}
+	err := ps.Close()
+	<-done
+	return err
+}
