@@ -12,6 +12,7 @@ import (
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/user"
 )
 
@@ -26,6 +27,7 @@ type Resolver struct {
 	Likes   *like.Service
 	Follows *follow.Service
 	Feeds   *feed.Service
+	SignIns *signin.Service
 	Images  *image.Store
 	Loaders loader.Sources
 }
