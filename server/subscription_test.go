@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +15,9 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"go.uber.org/goleak"
 
+	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/feed"
+	"github.com/hmdp/hmdp/internal/pubsub"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -232,4 +237,85 @@ func TestFeedItemsAcrossInstances(t *testing.T) {
 			t.Fatalf("goroutines left after the clients left: %v", err)
 		}
 	})
+}
+
+// A subscriber that stops reading is dropped once its buffer is full, and the
+// client is told why (an error message, not a silent complete); the instance
+// keeps serving.
+func TestSlowSubscriberIsClosedWithReason(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ts := startServer(t, backend)
+		tok := ts.login("13800000001")
+		uid := atoi(ts.userID(tok))
+		c, err := dialWS(t, ts.URL, "graphql-transport-ws", map[string]any{"authorization": "Bearer " + tok}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.subscribe("1", `subscription { feedItems { id content } }`, nil)
+		ts.waitSubscriptions("feedItems", 1)
+
+		// 3 000 events of 2 KB while the client reads nothing: more than the
+		// socket buffers hold, so the server's writes stall and the broker's
+		// per-subscriber buffer overflows.
+		payload, _ := json.Marshal(ent.Blog{ID: 1, UserID: uid, Title: "t", Content: strings.Repeat("x", 2000), CreateTime: time.Now()})
+		msgs := make([]pubsub.Message, 3000)
+		for i := range msgs {
+			msgs[i] = pubsub.Message{Topic: feed.Topic(uid), Payload: payload}
+		}
+		if err := ts.app.broker.PublishMany(context.Background(), msgs, 500); err != nil {
+			t.Fatal(err)
+		}
+		ts.waitSubscriptions("feedItems", 0)
+
+		events := 0
+		for {
+			m, err := c.next(10 * time.Second)
+			if err != nil {
+				t.Fatalf("after %d events: %v", events, err)
+			}
+			if m.Type == "next" {
+				events++
+				continue
+			}
+			if m.Type != "error" {
+				t.Fatalf("after %d events: %s %s", events, m.Type, m.Payload)
+			}
+			var errs []gqlError
+			_ = json.Unmarshal(m.Payload, &errs)
+			if len(errs) != 1 || errs[0].Extensions["code"] != "SUBSCRIPTION_CLOSED" || errs[0].Extensions["reason"] != "slow_consumer" {
+				t.Fatalf("error %s", m.Payload)
+			}
+			break
+		}
+		if events >= len(msgs) {
+			t.Fatalf("all %d events delivered: nothing was dropped", events)
+		}
+		ts.ok(tok, meQuery, nil, nil) // the instance is fine
+	})
+}
+
+// App.Stop ends open subscriptions (their goroutines and Redis interest go).
+func TestStopEndsSubscriptions(t *testing.T) {
+	ts := startServer(t, "embedded")
+	tok := ts.login("13800000001")
+	c, err := dialWS(t, ts.URL, "graphql-ws", map[string]any{"authorization": "Bearer " + tok}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.subscribe("1", feedItemsSubscription, nil)
+	ts.waitSubscriptions("feedItems", 1)
+	ts.app.Stop()
+	ts.waitSubscriptions("feedItems", 0)
+	for {
+		m, err := c.next(5 * time.Second)
+		if err != nil {
+			if isTimeout(err) {
+				t.Fatal("connection still open after Stop")
+			}
+			return // closed
+		}
+		if m.Type == "complete" {
+			return
+		}
+	}
 }
