@@ -98,7 +98,7 @@ func BenchmarkFeedDelivery5000(b *testing.B) {
 		tokens = append(tokens, tok)
 	}
 	debug.FreeOSMemory() // return freed heap, so the RSS delta is the subscriptions'
-	rss0, heap0, g0 := rssBytes(), liveBytes(), runtime.NumGoroutine()
+	rss0, heap0, g0, st0 := rssBytes(), liveBytes(), runtime.NumGoroutine(), stackBytes()
 	var conns []*websocket.Conn
 	d := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 10 * time.Second,
 		ReadBufferSize: 1024, WriteBufferPool: &sync.Pool{}} // keep the clients' share of the measured memory small
@@ -130,7 +130,8 @@ func BenchmarkFeedDelivery5000(b *testing.B) {
 	debug.FreeOSMemory()
 	perSub := float64(rssBytes()-rss0) / float64(users*perUser)
 	perSubHeap := float64(liveBytes()-heap0) / float64(users*perUser)
-	b.ReportMetric(float64(runtime.NumGoroutine()-g0)/float64(users*perUser), "goroutines/idle-sub")
+	perSubG := float64(runtime.NumGoroutine()-g0) / float64(users*perUser)
+	perSubStack := float64(stackBytes()-st0) / float64(users*perUser)
 	if os.Getenv("HMDP_BENCH_STACKS") != "" {
 		buf := make([]byte, 64<<20)
 		_ = os.WriteFile(os.Getenv("HMDP_BENCH_STACKS"), buf[:runtime.Stack(buf, true)], 0o644)
@@ -188,6 +189,8 @@ func BenchmarkFeedDelivery5000(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(perSub/1024, "KB-rss/idle-sub")
 	b.ReportMetric(perSubHeap/1024, "KB-heap+stack/idle-sub")
+	b.ReportMetric(perSubStack/1024, "KB-stack/idle-sub")
+	b.ReportMetric(perSubG, "goroutines/idle-sub")
 	for _, c := range conns {
 		_ = c.Close()
 	}
@@ -199,6 +202,12 @@ func liveBytes() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse + m.StackInuse)
+}
+
+func stackBytes() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.StackInuse)
 }
 
 func activeFeedItems(app *App) int {
