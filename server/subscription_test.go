@@ -319,3 +319,20 @@ func TestStopEndsSubscriptions(t *testing.T) {
 		}
 	}
 }
+
+// feedItems needs a logged-in viewer.
+func TestFeedItemsNeedsLogin(t *testing.T) {
+	ts := startServer(t, "embedded")
+	c, err := dialWS(t, ts.URL, "graphql-transport-ws", map[string]any{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.subscribe("1", feedItemsSubscription, nil)
+	r := c.result("1", 5*time.Second)
+	if r.code() != "UNAUTHENTICATED" {
+		t.Fatalf("anonymous subscription: %+v", r)
+	}
+	if n := ts.activeSubscriptions("feedItems"); n != 0 {
+		t.Fatalf("%v active", n)
+	}
+}
