@@ -21,6 +21,7 @@ import (
 	"github.com/hmdp/hmdp/internal/blog"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/voucher"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -95,6 +96,7 @@ type ComplexityRoot struct {
 		SendCode       func(childComplexity int, phone string) int
 		SetBlogLike    func(childComplexity int, blogID int64, liked bool) int
 		SetFollow      func(childComplexity int, userID int64, follow bool) int
+		SignIn         func(childComplexity int) int
 		UpdateProfile  func(childComplexity int, input model.UpdateProfileInput) int
 		UpdateShop     func(childComplexity int, id int64, input model.UpdateShopInput) int
 		UploadImage    func(childComplexity int, file graphql.Upload) int
@@ -122,6 +124,7 @@ type ComplexityRoot struct {
 		Shop          func(childComplexity int, id int64) int
 		ShopTypes     func(childComplexity int) int
 		Shops         func(childComplexity int, typeID int64, near *model.GeoInput, first *int, after *string) int
+		SignInStatus  func(childComplexity int, month *string) int
 		User          func(childComplexity int, id int64) int
 		Vouchers      func(childComplexity int, shopID int64) int
 	}
@@ -171,6 +174,12 @@ type ComplexityRoot struct {
 		Icon func(childComplexity int) int
 		Name func(childComplexity int) int
 		Sort func(childComplexity int) int
+	}
+
+	SignInStatus struct {
+		Days        func(childComplexity int) int
+		SignedToday func(childComplexity int) int
+		Streak      func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -265,6 +274,7 @@ type MutationResolver interface {
 	SeckillVoucher(ctx context.Context, voucherID int64) (*order.SeckillResult, error)
 	PayOrder(ctx context.Context, orderID int64, payType order.PayType) (*order.Order, error)
 	CancelOrder(ctx context.Context, orderID int64) (*order.Order, error)
+	SignIn(ctx context.Context) (*signin.Status, error)
 	SendCode(ctx context.Context, phone string) (bool, error)
 	Login(ctx context.Context, phone string, code *string, password *string) (*model.AuthPayload, error)
 	Logout(ctx context.Context) (bool, error)
@@ -285,6 +295,7 @@ type QueryResolver interface {
 	CommonFollows(ctx context.Context, userID int64) ([]*ent.User, error)
 	Order(ctx context.Context, id int64) (*order.Order, error)
 	MyOrders(ctx context.Context, first *int, after *string) (*order.Connection, error)
+	SignInStatus(ctx context.Context, month *string) (*signin.Status, error)
 	Me(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id int64) (*ent.User, error)
 	Vouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error)
@@ -572,6 +583,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetFollow(childComplexity, args["userId"].(int64), args["follow"].(bool)), true
+	case "Mutation.signIn":
+		if e.ComplexityRoot.Mutation.SignIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SignIn(childComplexity), true
 	case "Mutation.updateProfile":
 		if e.ComplexityRoot.Mutation.UpdateProfile == nil {
 			break
@@ -776,6 +793,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(int64), args["near"].(*model.GeoInput), args["first"].(*int), args["after"].(*string)), true
+	case "Query.signInStatus":
+		if e.ComplexityRoot.Query.SignInStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Query_signInStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SignInStatus(childComplexity, args["month"].(*string)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -978,6 +1006,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShopType.Sort(childComplexity), true
+
+	case "SignInStatus.days":
+		if e.ComplexityRoot.SignInStatus.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.Days(childComplexity), true
+	case "SignInStatus.signedToday":
+		if e.ComplexityRoot.SignInStatus.SignedToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.SignedToday(childComplexity), true
+	case "SignInStatus.streak":
+		if e.ComplexityRoot.SignInStatus.Streak == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.Streak(childComplexity), true
 
 	case "Subscription.feedItems":
 		if e.ComplexityRoot.Subscription.FeedItems == nil {
@@ -1340,7 +1387,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "blog.graphqls" "feed.graphqls" "follow.graphqls" "order.graphqls" "schema.graphqls" "shop.graphqls" "user.graphqls" "voucher.graphqls"
+//go:embed "blog.graphqls" "feed.graphqls" "follow.graphqls" "order.graphqls" "schema.graphqls" "shop.graphqls" "signin.graphqls" "user.graphqls" "voucher.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1358,6 +1405,7 @@ var sources = []*ast.Source{
 	{Name: "order.graphqls", Input: sourceData("order.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "shop.graphqls", Input: sourceData("shop.graphqls"), BuiltIn: false},
+	{Name: "signin.graphqls", Input: sourceData("signin.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
 	{Name: "voucher.graphqls", Input: sourceData("voucher.graphqls"), BuiltIn: false},
 }
@@ -1531,6 +1579,18 @@ func (ec *executionContext) childFields_ShopType(ctx context.Context, field grap
 		return ec.fieldContext_ShopType_sort(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShopType", field.Name)
+}
+
+func (ec *executionContext) childFields_SignInStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "signedToday":
+		return ec.fieldContext_SignInStatus_signedToday(ctx, field)
+	case "streak":
+		return ec.fieldContext_SignInStatus_streak(ctx, field)
+	case "days":
+		return ec.fieldContext_SignInStatus_days(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SignInStatus", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2312,6 +2372,20 @@ func (ec *executionContext) field_Query_shops_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_signInStatus_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg0
 	return args, nil
 }
 
@@ -3427,6 +3501,51 @@ func (ec *executionContext) fieldContext_Mutation_cancelOrder(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_signIn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().SignIn(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *signin.Status
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *signin.Status) graphql.Marshaler {
+			return ec.marshalNSignInStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋsigninᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signIn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SignInStatus(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_sendCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4369,6 +4488,63 @@ func (ec *executionContext) fieldContext_Query_myOrders(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_signInStatus(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_signInStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SignInStatus(ctx, fc.Args["month"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *signin.Status
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *signin.Status) graphql.Marshaler {
+			return ec.marshalNSignInStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋsigninᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_signInStatus(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SignInStatus(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_signInStatus_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5275,6 +5451,75 @@ func (ec *executionContext) _ShopType_sort(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_ShopType_sort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShopType", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SignInStatus_signedToday(ctx context.Context, field graphql.CollectedField, obj *signin.Status) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInStatus_signedToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SignedToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInStatus_signedToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInStatus", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SignInStatus_streak(ctx context.Context, field graphql.CollectedField, obj *signin.Status) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInStatus_streak(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Streak, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInStatus_streak(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInStatus", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SignInStatus_days(ctx context.Context, field graphql.CollectedField, obj *signin.Status) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInStatus_days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInStatus_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInStatus", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Subscription_feedItems(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -8335,6 +8580,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "signIn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signIn(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "sendCode":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_sendCode(ctx, field)
@@ -8738,6 +8990,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_myOrders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "signInStatus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_signInStatus(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9335,6 +9609,54 @@ func (ec *executionContext) _ShopType(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "sort":
 			out.Values[i] = ec._ShopType_sort(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var signInStatusImplementors = []string{"SignInStatus"}
+
+func (ec *executionContext) _SignInStatus(ctx context.Context, sel ast.SelectionSet, obj *signin.Status) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, signInStatusImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SignInStatus")
+		case "signedToday":
+			out.Values[i] = ec._SignInStatus_signedToday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "streak":
+			out.Values[i] = ec._SignInStatus_streak(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "days":
+			out.Values[i] = ec._SignInStatus_days(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10743,6 +11065,35 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐStatus(ctx context.Context, v any) (order.Status, error) {
 	var res order.Status
 	err := res.UnmarshalGQL(v)
@@ -10847,6 +11198,16 @@ func (ec *executionContext) marshalNShopType2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋent
 		return graphql.Null
 	}
 	return ec._ShopType(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSignInStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋsigninᚐStatus(ctx context.Context, sel ast.SelectionSet, v *signin.Status) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SignInStatus(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int64], error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/user"
 	"github.com/hmdp/hmdp/internal/voucher"
 )
@@ -31,6 +32,7 @@ type Resolver struct {
 	Likes   *like.Service
 	Follows *follow.Service
 	Feeds   *feed.Service
+	SignIns *signin.Service
 	Images  *image.Store
 	Loaders loader.Sources
 }

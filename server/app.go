@@ -28,6 +28,7 @@ import (
 	"github.com/hmdp/hmdp/internal/redisx"
 	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/store"
 	"github.com/hmdp/hmdp/internal/user"
 	"github.com/hmdp/hmdp/internal/voucher"
@@ -148,6 +149,7 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 		Likes:    likes,
 		Follows:  follows,
 		Feeds:    feeds,
+		SignIns:  signin.New(a.redis.Client, cfg.RedisPrefix),
 		Images:   a.images,
 		Loaders:  loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
 	}

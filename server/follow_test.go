@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 )
 
 func (ts *testServer) userID(token string) string {
@@ -114,5 +115,31 @@ func TestFollows(t *testing.T) {
 		if anon.User.FollowedByMe {
 			t.Fatal("anonymous followedByMe true")
 		}
+	})
+}
+
+func TestSignInOverGraphQL(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ts := startServer(t, backend)
+		tok := ts.login("13800000001")
+		type status struct {
+			SignedToday bool
+			Streak      int
+			Days        []int
+		}
+		var before struct{ SignInStatus status }
+		ts.ok(tok, `{ signInStatus { signedToday streak days } }`, nil, &before)
+		if before.SignInStatus.SignedToday || before.SignInStatus.Streak != 0 || len(before.SignInStatus.Days) != 0 {
+			t.Fatalf("before: %+v", before)
+		}
+		var out struct{ SignIn status }
+		ts.ok(tok, `mutation { signIn { signedToday streak days } }`, nil, &out)
+		ts.ok(tok, `mutation { signIn { signedToday streak days } }`, nil, &out)
+		today := time.Now().Day()
+		if !out.SignIn.SignedToday || out.SignIn.Streak != 1 || len(out.SignIn.Days) != 1 || out.SignIn.Days[0] != today {
+			t.Fatalf("after signing twice: %+v (today %d)", out.SignIn, today)
+		}
+		ts.fails(tok, `{ signInStatus(month: "2026-1") { days } }`, nil, "BAD_USER_INPUT")
+		ts.fails("", `mutation { signIn { streak } }`, nil, "UNAUTHENTICATED")
 	})
 }

@@ -22,6 +22,9 @@ var _ transport.WebsocketImplementation = gorillaWebsocket{}
 
 func (g gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	up := websocket.Upgrader{
+		// Idle subscriptions are the common case: share write buffers
+		// instead of holding 4 KB per connection.
+		WriteBufferPool:  wsWriteBuffers,
 		HandshakeTimeout: 10 * time.Second,
 		Subprotocols:     slices.Clone(opts.Subprotocols),
 		CheckOrigin:      g.CheckOrigin,
@@ -32,6 +35,8 @@ func (g gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts tr
 	}
 	return &gorillaConn{c: c}, nil
 }
+
+var wsWriteBuffers = &sync.Pool{}
 
 // gorillaConn serialises writes: gorilla allows one concurrent writer, while
 // gqlgen writes from its reader, its ping loop and each subscription.

@@ -28,6 +28,10 @@ type world struct {
 }
 
 func newWorld(t *testing.T, b testenv.Backends, users, pushLimit int) *world {
+	return newWorldTB(t, b, users, pushLimit)
+}
+
+func newWorldTB(t testing.TB, b testenv.Backends, users, pushLimit int) *world {
 	t.Helper()
 	ctx := context.Background()
 	db, rdb, prefix := b.DB.Client, b.Redis.Client, b.Redis.Prefix

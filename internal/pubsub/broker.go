@@ -12,6 +12,7 @@ package pubsub
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -26,8 +27,6 @@ var (
 	ErrClosed       = errors.New("server shutting down")
 )
 
-const confirmTimeout = 5 * time.Second
-
 // DefaultBuffer is the per-subscriber buffer when Options.Buffer is zero.
 const DefaultBuffer = 64
 
@@ -35,6 +34,8 @@ const DefaultBuffer = 64
 type Options struct {
 	Buffer int // events a subscriber may fall behind before it is dropped
 	Log    *slog.Logger
+	// ConfirmTimeout bounds Subscribe's wait for Redis (default 5 s).
+	ConfirmTimeout time.Duration
 }
 
 // Broker publishes and delivers events. It is safe for concurrent use.
@@ -42,6 +43,7 @@ type Broker struct {
 	client redis.UniversalClient
 	prefix string
 	buffer int
+	wait   time.Duration
 	log    *slog.Logger
 	active *prometheus.GaugeVec
 
@@ -65,6 +67,9 @@ func New(client redis.UniversalClient, prefix string, reg prometheus.Registerer,
 	if opt.Buffer <= 0 {
 		opt.Buffer = DefaultBuffer
 	}
+	if opt.ConfirmTimeout <= 0 {
+		opt.ConfirmTimeout = 5 * time.Second
+	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
@@ -72,6 +77,7 @@ func New(client redis.UniversalClient, prefix string, reg prometheus.Registerer,
 		client:  client,
 		prefix:  prefix + "events:",
 		buffer:  opt.Buffer,
+		wait:    opt.ConfirmTimeout,
 		log:     opt.Log,
 		topics:  map[string]*topic{},
 		pending: map[string][]*topic{},
@@ -168,7 +174,17 @@ func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error)
 		// Redis in the order subscribers came and went. go-redis resubscribes
 		// after a reconnect.
 		if err := b.ps.Subscribe(context.Background(), ch); err != nil {
-			b.log.Warn("pubsub: subscribe failed", "channel", ch, "err", err)
+			// No confirmation will come for this write: forget the topic.
+			// (go-redis may resubscribe after reconnecting; an unexpected
+			// confirmation finds nothing pending and is ignored.)
+			b.pending[ch] = b.pending[ch][:len(b.pending[ch])-1]
+			if len(b.pending[ch]) == 0 {
+				delete(b.pending, ch)
+			}
+			delete(b.topics, name)
+			_ = b.ps.Unsubscribe(context.Background(), ch)
+			b.mu.Unlock()
+			return nil, fmt.Errorf("pubsub: subscribe %s: %w", ch, err)
 		}
 	}
 	ch := make(chan []byte, b.buffer)
@@ -178,7 +194,7 @@ func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error)
 	ready := t.ready
 	b.mu.Unlock()
 
-	timer := time.NewTimer(confirmTimeout)
+	timer := time.NewTimer(b.wait)
 	defer timer.Stop()
 	select {
 	case <-ready:
@@ -187,6 +203,11 @@ func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error)
 		s.Close()
 		return nil, ctx.Err()
 	case <-timer.C:
+		// The confirmation was lost (the connection broke): drop the
+		// entry, or it would take the confirmation of a later SUBSCRIBE.
+		b.mu.Lock()
+		b.dropPendingLocked(b.prefix+name, t)
+		b.mu.Unlock()
 		s.Close()
 		return nil, errors.New("pubsub: redis did not confirm the subscription")
 	}
@@ -230,6 +251,7 @@ func (b *Broker) dispatch(ps *redis.PubSub, done chan struct{}) {
 			default:
 			}
 			b.log.Warn("pubsub: receive failed", "err", err)
+			b.prunePending()
 			select {
 			case <-time.After(backoff):
 			case <-b.stop:
@@ -284,6 +306,43 @@ func (b *Broker) confirm(channel string) {
 		delete(b.pending, channel)
 	} else {
 		b.pending[channel] = q[1:]
+	}
+}
+
+func (b *Broker) dropPendingLocked(ch string, t *topic) {
+	q := b.pending[ch]
+	for i, x := range q {
+		if x == t {
+			q = append(q[:i:i], q[i+1:]...)
+			break
+		}
+	}
+	if len(q) == 0 {
+		delete(b.pending, ch)
+	} else {
+		b.pending[ch] = q
+	}
+}
+
+// prunePending forgets confirmations that can no longer come: after a broken
+// connection go-redis resubscribes the channels it still has, once each, so
+// only the live topic of each channel may still be waiting.
+func (b *Broker) prunePending() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch, q := range b.pending {
+		live := b.topics[ch[len(b.prefix):]]
+		var keep []*topic
+		for _, t := range q {
+			if t == live {
+				keep = append(keep, t)
+			}
+		}
+		if len(keep) == 0 {
+			delete(b.pending, ch)
+		} else {
+			b.pending[ch] = keep
+		}
 	}
 }
 

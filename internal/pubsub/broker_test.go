@@ -254,3 +254,41 @@ func gauge(t *testing.T, g prometheus.Gauge) float64 {
 	}
 	return m.GetGauge().GetValue()
 }
+
+// While Redis is unreachable Subscribe fails (nothing waits forever); once it
+// is back, subscriptions and delivery work again.
+func TestSubscribeWhileRedisIsDown(t *testing.T) {
+	b := testenv.NewEmbeddedRedis(t)
+	br, _ := newBroker(t, b, Options{ConfirmTimeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	warm, err := br.Subscribe(ctx, "k", "warm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Mini.Close()
+	if s, err := br.Subscribe(ctx, "k", "t"); err == nil {
+		s.Close()
+		t.Fatal("subscribed with Redis down")
+	}
+	if err := b.Mini.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var s *Sub
+	for s == nil {
+		if s, err = br.Subscribe(ctx, "k", "t"); err != nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("still failing after Redis came back: %v", err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if err := br.Publish(ctx, "t", []byte("back")); err != nil {
+		t.Fatal(err)
+	}
+	if p := recv(t, s); string(p) != "back" {
+		t.Fatalf("got %q", p)
+	}
+	s.Close()
+	warm.Close()
+}
