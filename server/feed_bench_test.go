@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -20,39 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hmdp/hmdp/internal/blog"
-	"github.com/hmdp/hmdp/internal/testenv"
 )
-
-// benchServer starts one instance on the real back ends when configured,
-// else the embedded ones.
-func benchServer(b *testing.B) (*App, string, *smsBox) {
-	b.Helper()
-	cfg, err := LoadConfig(nil, func(string) string { return "" })
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.DataDir = b.TempDir()
-	cfg.Seed = true
-	cfg.RateLimits = false
-	if testenv.RealMySQLDSN() != "" && testenv.RealRedisAddr() != "" {
-		cfg.MySQLDSN = testenv.NewMySQLDatabase(b)
-		r := testenv.NewRealRedis(b)
-		cfg.RedisAddrs = []string{testenv.RealRedisAddr()}
-		cfg.RedisPrefix = r.Prefix
-	}
-	sms := &smsBox{codes: map[string]string{}}
-	app, err := NewApp(context.Background(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), Options{Sender: sms})
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs := httptest.NewServer(app.Handler())
-	b.Cleanup(func() {
-		app.Stop()
-		hs.Close()
-		app.Close()
-	})
-	return app, hs.URL, sms
-}
 
 func benchLogin(b *testing.B, app *App, sms *smsBox, phone string) (string, int64) {
 	ctx := context.Background()
@@ -86,7 +51,7 @@ func rssBytes() int64 {
 // process, so this counts both ends and is an upper bound for the server.
 func BenchmarkFeedDelivery5000(b *testing.B) {
 	const users, perUser = 500, 10
-	app, url, sms := benchServer(b)
+	app, url, sms := benchServer(b, func(c *Config) { c.RateLimits = false })
 	ctx := context.Background()
 	_, authorID := benchLogin(b, app, sms, "13800000000")
 	var tokens []string

@@ -443,7 +443,9 @@ func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 }
 
 // Start subscribes to near-cache invalidations (a no-op without a near cache)
-// and returns once the subscription is active.
+// and returns once the subscription is active. go-redis resubscribes after a
+// dropped connection; messages sent meanwhile are lost, which the near
+// cache's short TTL bounds.
 func (c *Cache[K, V]) Start(ctx context.Context) error {
 	if c.near == nil {
 		return nil

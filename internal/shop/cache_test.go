@@ -200,3 +200,58 @@ func TestShopTypesCachedAsOneList(t *testing.T) {
 		}
 	})
 }
+
+// Jitter: the TTLs of 1000 cached shops are spread over ±10% of 30 min, not
+// all equal, so shops cached together do not expire together.
+func TestCachedShopTTLsAreSpread(t *testing.T) {
+	forEach(t, func(t *testing.T, e env) {
+		s := e.instance(t, func(c *Config) { c.NearTTL = -1 })
+		ctx := context.Background()
+		bulk := make([]*ent.ShopCreate, 1000)
+		for i := range bulk {
+			bulk[i] = e.db.Client.Shop.Create().SetName("bulk").SetTypeID(1).SetAddress("a").SetX(120).SetY(30)
+		}
+		made, err := e.db.Client.Shop.CreateBulk(bulk...).Save(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.bloom.Fill(ctx); err != nil { // as at start-up: rows were inserted behind the service's back
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for w := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(made); i += 20 {
+					if got, err := s.Get(ctx, made[i].ID); err != nil || got == nil {
+						t.Errorf("shop %d: %v %v", made[i].ID, got, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		pipe := e.redis.Client.Pipeline()
+		cmds := make([]*redis.DurationCmd, len(made))
+		for i, sh := range made {
+			cmds[i] = pipe.PTTL(ctx, s.Cache().Key(sh.ID))
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		distinct := map[time.Duration]bool{}
+		lo, hi := time.Hour, time.Duration(0)
+		for _, c := range cmds {
+			d := c.Val().Round(time.Second)
+			distinct[d] = true
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		if lo < 27*time.Minute-time.Second || hi > 33*time.Minute {
+			t.Fatalf("TTLs in [%v, %v], want 30 min ±10%%", lo, hi)
+		}
+		if len(distinct) < 100 || hi-lo < 4*time.Minute {
+			t.Fatalf("TTLs not spread: %d distinct values in [%v, %v]", len(distinct), lo, hi)
+		}
+	})
+}

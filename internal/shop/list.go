@@ -14,6 +14,10 @@ import (
 	"github.com/hmdp/hmdp/internal/apperr"
 )
 
+// geoMinCount is the fewest members one GEO search asks for (a variable so
+// tests can make searches come back cut short).
+var geoMinCount = 64
+
 // Paging limits of every shop connection (API.md).
 const (
 	DefaultFirst  = 10
@@ -164,7 +168,7 @@ func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *in
 		dist float64
 	}
 	var hits []hit
-	for count := max(64, 2*(n+1)); ; count *= 2 {
+	for count := max(geoMinCount, 2*(n+1)); ; count *= 2 {
 		locs, err := s.geo.nearest(ctx, typeID, near.X, near.Y, radius, count)
 		if err != nil {
 			return nil, err

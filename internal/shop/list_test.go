@@ -98,6 +98,11 @@ func TestNearbyMatchesHaversineAcrossPages(t *testing.T) {
 				t.Fatalf("only %d shops of type 1 within 5 km", len(inside))
 			}
 			for _, first := range []int{2, 3, 50} {
+				// Also with searches cut short, so the widening path runs.
+				if first == 3 {
+					defer func(n int) { geoMinCount = n }(geoMinCount)
+					geoMinCount = 1
+				}
 				got := collect(t, first, func(after *string) (*ent.ShopConnection, error) {
 					return s.ByType(ctx, 1, &Near{X: x, Y: y, RadiusMeters: &radius}, &first, after)
 				})
@@ -146,6 +151,10 @@ func TestNearbyTiesAndRebuild(t *testing.T) {
 		}
 		check()
 		e.redis.Client.Del(ctx, s.geo.key(2))
+		check()
+		// Searches cut short inside the run of equal distances must widen, not skip.
+		defer func(n int) { geoMinCount = n }(geoMinCount)
+		geoMinCount = 1
 		check()
 	})
 }

@@ -163,7 +163,8 @@ func (s *Service) allIDs(ctx context.Context, add func(ids ...string) error) err
 	}
 }
 
-// Get returns a shop through the cache, nil when absent.
+// Get returns a shop through the cache, nil when absent. With the near cache
+// on, concurrent readers share one value: callers must not modify it.
 func (s *Service) Get(ctx context.Context, id int64) (*ent.Shop, error) {
 	sh, found, err := s.shops.Get(ctx, id)
 	if err != nil || !found {

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+// benchServer starts a whole server for a benchmark: on the real back ends
+// when both are configured, else on the embedded ones.
+func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {
+	b.Helper()
+	cfg, err := LoadConfig(nil, func(string) string { return "" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.DataDir = b.TempDir()
+	cfg.Seed = true
+	if testenv.RealMySQLDSN() != "" && testenv.RealRedisAddr() != "" {
+		cfg.MySQLDSN = testenv.NewMySQLDatabase(b)
+		r := testenv.NewRealRedis(b)
+		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",")
+		cfg.RedisPrefix = r.Prefix
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	sms := &smsBox{codes: map[string]string{}}
+	app, err := NewApp(context.Background(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), Options{Sender: sms})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(app.Handler())
+	b.Cleanup(func() {
+		app.Stop()
+		hs.Close()
+		app.Close()
+	})
+	return app, hs.URL, sms
+}
