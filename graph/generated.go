@@ -183,7 +183,8 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		FeedItems func(childComplexity int) int
+		FeedItems    func(childComplexity int) int
+		OrderUpdates func(childComplexity int) int
 	}
 
 	User struct {
@@ -310,6 +311,7 @@ type ShopResolver interface {
 }
 type SubscriptionResolver interface {
 	FeedItems(ctx context.Context) (<-chan *ent.Blog, error)
+	OrderUpdates(ctx context.Context) (<-chan *order.Order, error)
 }
 type UserResolver interface {
 	Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error)
@@ -1032,6 +1034,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.FeedItems(childComplexity), true
+	case "Subscription.orderUpdates":
+		if e.ComplexityRoot.Subscription.OrderUpdates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.OrderUpdates(childComplexity), true
 
 	case "User.followedByMe":
 		if e.ComplexityRoot.User.FollowedByMe == nil {
@@ -5567,6 +5575,51 @@ func (ec *executionContext) fieldContext_Subscription_feedItems(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_orderUpdates(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_orderUpdates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().OrderUpdates(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Order
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_orderUpdates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9696,6 +9749,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "feedItems":
 		return ec._Subscription_feedItems(ctx, fields[0])
+	case "orderUpdates":
+		return ec._Subscription_orderUpdates(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}

@@ -38,6 +38,11 @@ func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string)
 	return r.Orders.Mine(ctx, auth.ViewerFrom(ctx).UserID, first, after)
 }
 
+// OrderUpdates is the resolver for the orderUpdates field.
+func (r *subscriptionResolver) OrderUpdates(ctx context.Context) (<-chan *order.Order, error) {
+	return r.Resolver.OrderUpdates.Subscribe(ctx, auth.ViewerFrom(ctx).UserID, subscriptionEnded(ctx))
+}
+
 // Voucher is the resolver for the voucher field.
 func (r *voucherOrderResolver) Voucher(ctx context.Context, obj *order.Order) (*ent.Voucher, error) {
 	return r.Vouchers.Get(ctx, obj.VoucherID)

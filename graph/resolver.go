@@ -27,6 +27,8 @@ type Resolver struct {
 	// Vouchers and Orders are the flash sale (issue 5).
 	Vouchers *voucher.Service
 	Orders   *order.Service
+	// OrderUpdates feeds the orderUpdates subscription.
+	OrderUpdates *order.Updates
 
 	Blogs   *blog.Service
 	Likes   *like.Service

@@ -138,20 +138,23 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	feeds := feed.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, follows, a.broker, cfg.FeedPushLimit, log)
 	blogs.Fanout = feeds
 	follows.Listener = feeds
+	orderUpdates := order.NewUpdates(a.broker, log)
 	a.resolver = &graph.Resolver{
 		Ent:      a.db.Client,
 		Auth:     a.auth,
 		Users:    user.New(a.db.Client),
 		Shops:    a.shops,
 		Vouchers: voucher.New(a.db.Client, a.seckill),
-		Orders:   order.New(a.db.Client, a.seckill, nil),
-		Blogs:    blogs,
-		Likes:    likes,
-		Follows:  follows,
-		Feeds:    feeds,
-		SignIns:  signin.New(a.redis.Client, cfg.RedisPrefix),
-		Images:   a.images,
-		Loaders:  loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
+		Orders:   order.New(a.db.Client, a.seckill, orderUpdates),
+
+		OrderUpdates: orderUpdates,
+		Blogs:        blogs,
+		Likes:        likes,
+		Follows:      follows,
+		Feeds:        feeds,
+		SignIns:      signin.New(a.redis.Client, cfg.RedisPrefix),
+		Images:       a.images,
+		Loaders:      loader.Sources{DB: a.db.Client, Likes: likes, Follows: follows},
 	}
 	// Every instance persists flash-sale orders (DESIGN.md principle 4).
 	a.seckill.Start()
