@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run build test test-short generate lint seed bench check-generate
+.PHONY: run build test test-short test-cluster generate lint seed bench check-generate
 
 -include web/assets.mk
 
@@ -17,6 +17,10 @@ build: playground-assets
 ## test: every test, with the race detector; real MySQL/Redis too when HMDP_TEST_MYSQL_DSN / HMDP_TEST_REDIS_ADDR are set
 test: playground-assets
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+## test-cluster: the flash-sale, id and lock tests on a 3-master Redis Cluster started on local ports (needs redis-server, redis-cli)
+test-cluster:
+	GO=$(GO) ./scripts/test-cluster.sh
 
 ## generate: ent (with entgql) first, then gqlgen
 generate:

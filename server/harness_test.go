@@ -79,7 +79,7 @@ func testConfig(t *testing.T, backend string) Config {
 	if backend == "real" {
 		cfg.MySQLDSN = testenv.NewMySQLDatabase(t)
 		r := testenv.NewRealRedis(t) // skips without HMDP_TEST_REDIS_ADDR; removes the prefix's keys at the end
-		cfg.RedisAddrs = []string{testenv.RealRedisAddr()}
+		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",") // several: a Redis Cluster
 		cfg.RedisPrefix = r.Prefix
 	}
 	return cfg

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,7 +62,8 @@ func secondClient(t testing.TB, b testenv.RedisBackend) redis.UniversalClient {
 	if b.Mini != nil {
 		addr = b.Mini.Addr()
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr})
+	// Several addresses (make test-cluster): a Redis Cluster client.
+	c := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: strings.Split(addr, ",")})
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }

@@ -22,7 +22,7 @@ const childEnv = "HMDP_LOCK_TEST_CHILD"
 // runChild takes the reentrant lock LOCK_NAME with a fast watchdog, prints
 // "held <token>", and prints "lost <cause>" once it learns the lock is gone.
 func runChild() int {
-	c := redis.NewClient(&redis.Options{Addr: os.Getenv("LOCK_ADDR")})
+	c := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: strings.Split(os.Getenv("LOCK_ADDR"), ",")})
 	defer c.Close()
 	l := New(c, os.Getenv("LOCK_PREFIX"), fastWatchdog)
 	defer l.Close()

@@ -38,6 +38,16 @@ func TestAdmissionRules(t *testing.T) {
 		over := f.sale(t, 5, now.Add(-2*time.Hour), now.Add(-time.Hour))
 		_, err = f.s.Seckill(ctx, 1, over)
 		wantCode(t, err, apperr.SaleEnded)
+		// Ended days ago: the state is rebuilt on demand and says so too.
+		old := f.sale(t, 5, now.Add(-72*time.Hour), now.Add(-48*time.Hour))
+		k := KeysOf(b.Redis.Prefix, old)
+		if err := b.Redis.Client.Del(ctx, k.State, k.Buyers).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			_, err = f.s.Seckill(ctx, 1, old)
+			wantCode(t, err, apperr.SaleEnded)
+		}
 
 		v := f.sale(t, 2, now.Add(-time.Minute), now.Add(time.Hour))
 		id, err := f.s.Seckill(ctx, 1, v)
