@@ -78,7 +78,7 @@ func testConfig(t *testing.T, backend string) Config {
 	cfg.AdminPhones = []string{"13900000000"}
 	if backend == "real" {
 		cfg.MySQLDSN = testenv.NewMySQLDatabase(t)
-		r := testenv.NewRealRedis(t) // skips without HMDP_TEST_REDIS_ADDR; removes the prefix's keys at the end
+		r := testenv.NewRealRedis(t)                                 // skips without HMDP_TEST_REDIS_ADDR; removes the prefix's keys at the end
 		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",") // several: a Redis Cluster
 		cfg.RedisPrefix = r.Prefix
 	}

@@ -307,7 +307,8 @@ func TestFlashSaleSurvivesKill9(t *testing.T) {
 	})
 }
 
-
 func syscall9() os.Signal { return os.Kill }
 
-func seckillKeys(ts *testServer, v int64) seckill.Keys { return seckill.KeysOf(ts.app.cfg.RedisPrefix, v) }
+func seckillKeys(ts *testServer, v int64) seckill.Keys {
+	return seckill.KeysOf(ts.app.cfg.RedisPrefix, v)
+}
