@@ -267,3 +267,30 @@ func value(c prometheus.Counter) float64 {
 	_ = c.Write(&m)
 	return m.GetCounter().GetValue()
 }
+
+// An order id already taken by another order (the id counter was lost) is
+// refused for good instead of failing its batch forever; the rest persist.
+func TestTakenOrderIDIsDeadLettered(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		if err := b.DB.Client.Order.Create().SetID(4242).SetUserID(99).SetVoucherID(v).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		k := KeysOf(b.Redis.Prefix, v)
+		for _, o := range []map[string]any{{"order": 4242, "user": 1, "voucher": v}, {"order": 4343, "user": 2, "voucher": v}} {
+			if err := b.Redis.Client.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: o}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Start()
+		f.waitPersisted(t, v, 2) // the pre-existing 4242 and the new 4343
+		if got := value(f.s.metrics.deadLettered.WithLabelValues("order_id_taken")); got != 1 {
+			t.Fatalf("dead-lettered %v", got)
+		}
+		if s := f.mysqlStock(t, v); s != 9 {
+			t.Fatalf("MySQL stock %d, want 9", s)
+		}
+	})
+}
