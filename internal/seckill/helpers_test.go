@@ -18,7 +18,7 @@ import (
 
 var fast = Config{
 	PerUser: ratelimit.Limit{Events: 1000, Per: time.Second},
-	Consumer: ConsumerConfig{Block: 20 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
+	Consumer: ConsumerConfig{Idle: 20 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
 		ClaimEvery: 50 * time.Millisecond, Refresh: 100 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 }
 
