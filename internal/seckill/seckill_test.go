@@ -14,6 +14,7 @@ import (
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/predicate"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -291,6 +292,34 @@ func TestTakenOrderIDIsDeadLettered(t *testing.T) {
 		}
 		if s := f.mysqlStock(t, v); s != 9 {
 			t.Fatalf("MySQL stock %d, want 9", s)
+		}
+	})
+}
+
+// Each user's attempts are rate limited (RATE_LIMITED, counted), whatever the
+// outcome of the ones allowed.
+func TestPerUserRateLimit(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		cfg := fast
+		cfg.PerUser = ratelimit.Limit{Events: 2, Per: time.Minute}
+		f := newService(t, b, cfg)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		if _, err := f.s.Seckill(ctx, 1, v); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.s.Seckill(ctx, 1, v)
+		wantCode(t, err, apperr.AlreadyOrdered)
+		_, err = f.s.Seckill(ctx, 1, v)
+		wantCode(t, err, apperr.RateLimited)
+		if e, _ := apperr.As(err); e.RetryAfterMs <= 0 {
+			t.Fatalf("no retry-after: %+v", e)
+		}
+		if _, err := f.s.Seckill(ctx, 2, v); err != nil {
+			t.Fatalf("another user is limited too: %v", err)
+		}
+		if got := value(f.s.metrics.requests.WithLabelValues("rate_limited")); got != 1 {
+			t.Fatalf("rate_limited counter %v", got)
 		}
 	})
 }
