@@ -172,7 +172,9 @@ func (c *consumers) work(voucherID int64) {
 		// No BLOCK: a blocked read would hold a pooled connection per sale,
 		// and enough sales would starve the requests of connections. An
 		// empty stream is polled again after Idle instead.
-		res, err := c.s.rdb.XReadGroup(c.soft, &redis.XReadGroupArgs{
+		// The read runs under the hard context: a read cut off by Stop after
+		// Redis delivered would leave entries pending with no one to handle them.
+		res, err := c.s.rdb.XReadGroup(c.hard, &redis.XReadGroupArgs{
 			Group: Group, Consumer: c.cfg.Name, Streams: []string{k.Orders, ">"},
 			Count: c.cfg.Batch, Block: -1,
 		}).Result()
@@ -213,7 +215,7 @@ func sleep(ctx context.Context, d time.Duration) {
 // died or hangs): those delivered more than MaxDeliveries times go to the
 // dead-letter stream, the rest are persisted here.
 func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
-	msgs, _, err := c.s.rdb.XAutoClaim(c.soft, &redis.XAutoClaimArgs{
+	msgs, _, err := c.s.rdb.XAutoClaim(c.hard, &redis.XAutoClaimArgs{
 		Stream: k.Orders, Group: Group, Consumer: c.cfg.Name,
 		MinIdle: c.cfg.ClaimIdle, Start: "0-0", Count: c.cfg.Batch,
 	}).Result()
@@ -223,7 +225,7 @@ func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
 		}
 		return
 	}
-	counts, err := c.s.rdb.XPendingExt(c.soft, &redis.XPendingExtArgs{
+	counts, err := c.s.rdb.XPendingExt(c.hard, &redis.XPendingExtArgs{
 		Stream: k.Orders, Group: Group, Consumer: c.cfg.Name,
 		Start: msgs[0].ID, End: msgs[len(msgs)-1].ID, Count: int64(len(msgs)) + c.cfg.Batch,
 	}).Result()
