@@ -11,6 +11,9 @@ import (
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
+// benchClients is the number of concurrent HTTP clients the issues' benchmarks ask for.
+const benchClients = 50
+
 // benchServer starts a whole server for a benchmark: on the real back ends
 // when both are configured, else on the embedded ones.
 func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {

@@ -79,6 +79,7 @@ func testConfig(t *testing.T, backend string) Config {
 	if backend == "real" {
 		cfg.MySQLDSN = testenv.NewMySQLDatabase(t)
 		r := testenv.NewRealRedis(t) // skips without HMDP_TEST_REDIS_ADDR; removes the prefix's keys at the end
+		// Several comma-separated addresses are a Redis Cluster (make test-cluster).
 		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",")
 		cfg.RedisPrefix = r.Prefix
 	}

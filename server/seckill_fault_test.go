@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -311,4 +312,54 @@ func syscall9() os.Signal { return os.Kill }
 
 func seckillKeys(ts *testServer, v int64) seckill.Keys {
 	return seckill.KeysOf(ts.app.cfg.RedisPrefix, v)
+}
+
+// SIGTERM in the middle of a sale: the server drains requests, its consumers
+// finish the batches they hold, and it exits leaving no entry pending with a
+// consumer that is gone (nothing waits for a takeover).
+func TestFlashSaleGracefulStopLeavesNothingPending(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "hmdp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	forEachBackend(t, func(t *testing.T, backend string) {
+		cfg := sharedConfig(t, backend)
+		ts := startSaleServer(t, backend, cfg, fastSeckill)
+		v := ts.createSale(1000, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
+		tokens := ts.users(300)
+		ts.app.seckill.Stop(context.Background())
+		proc := startProcess(t, bin, []string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
+			"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false", "HMDP_ORDER_CLAIM_IDLE=1h"})
+		var wg sync.WaitGroup
+		var next, ok atomic.Int64
+		var termed atomic.Bool
+		for range 20 {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(tokens); i = int(next.Add(1) - 1) {
+					if id, _, err := try(proc.url, tokens[i], v); err == nil && id != "" {
+						if ok.Add(1) == 100 && termed.CompareAndSwap(false, true) {
+							_ = proc.cmd.Process.Signal(syscall.SIGTERM)
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if err := proc.cmd.Wait(); err != nil {
+			t.Fatalf("server exited with %v", err)
+		}
+		p, err := ts.redis().XPending(context.Background(), seckillKeys(ts, v).Orders, seckill.Group).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Count != 0 {
+			t.Fatalf("%d entries left pending by the stopped server", p.Count)
+		}
+		if ok.Load() < 100 {
+			t.Fatalf("only %d accepted", ok.Load())
+		}
+	})
 }

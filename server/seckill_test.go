@@ -30,7 +30,7 @@ const (
 
 // fastSeckill shortens the consumers' timings so takeovers happen within a test.
 var fastSeckill = seckill.Config{Consumer: seckill.ConsumerConfig{
-	Block: 50 * time.Millisecond, ClaimIdle: time.Second, ClaimEvery: 300 * time.Millisecond,
+	Idle: 50 * time.Millisecond, ClaimIdle: time.Second, ClaimEvery: 300 * time.Millisecond,
 	Refresh: 300 * time.Millisecond, MaxBackoff: 500 * time.Millisecond,
 }}
 

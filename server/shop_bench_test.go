@@ -67,10 +67,8 @@ func (p *gqlPoster) post() ([]byte, error) {
 	return raw, err
 }
 
-const (
-	benchClients  = 50
-	stampedeConns = 400
-)
+// stampedeConns is how many clients read one cold key at once.
+const stampedeConns = 400
 
 // BenchmarkShopCachedRead: a cached shop(id) through GraphQL over HTTP
 // (keep-alive, 50 concurrent clients) against raw Redis GETs of the same key

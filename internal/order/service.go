@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"entgo.io/contrib/entgql"
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/order"
@@ -174,48 +175,63 @@ func (s *Service) Pay(ctx context.Context, userID, id int64, pt PayType) (*Order
 // never oversell: Redis never has a unit MySQL lacks. Cancelling a cancelled
 // order returns it unchanged.
 func (s *Service) Cancel(ctx context.Context, userID, id int64) (*Order, error) {
-	var voucherID int64
-	tx, err := s.db.Tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = func() error {
-		n, err := tx.Order.Update().Where(order.ID(id), order.UserID(userID), order.Status(seckill.StatusUnpaid)).
-			SetStatus(seckill.StatusCancelled).Save(ctx)
-		if err != nil || n == 0 {
-			return err
+	for attempt := 0; ; attempt++ {
+		o, err := s.Get(ctx, userID, id)
+		switch {
+		case err != nil:
+			return nil, err
+		case o == nil:
+			return nil, apperr.New(apperr.NotFound, "no order %d", id)
+		case o.Status == Cancelled:
+			return o, nil
+		case o.Status == Pending:
+			return nil, apperr.New(apperr.Conflict, "the order is still being placed; cancel it in a moment")
+		case o.Status != Unpaid:
+			return nil, apperr.New(apperr.Conflict, "the order is %s: only unpaid orders can be cancelled", o.Status)
 		}
-		o, err := tx.Order.Get(ctx, id)
+		done, err := s.cancelUnpaid(ctx, userID, o)
+		if err != nil && retryable(err) && attempt < 5 {
+			continue // a deadlock victim: nothing was written, try again
+		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		voucherID = o.VoucherID
-		return tx.SeckillVoucher.Update().Where(seckillvoucher.ID(o.VoucherID)).AddStock(1).Exec(ctx)
-	}()
-	if err != nil {
-		return nil, errors.Join(err, tx.Rollback())
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
-	}
-	if voucherID != 0 {
-		s.sk.Release(ctx, userID, voucherID, id)
-	}
-	o, err := s.Get(ctx, userID, id)
-	switch {
-	case err != nil:
-		return nil, err
-	case o == nil:
-		return nil, apperr.New(apperr.NotFound, "no order %d", id)
-	case voucherID != 0:
+		if !done {
+			continue // paid or cancelled meanwhile: report what it is now
+		}
+		s.sk.Release(ctx, userID, o.VoucherID, id)
+		o.Status = Cancelled
 		s.notifier.OrderChanged(ctx, o)
 		return o, nil
-	case o.Status == Cancelled:
-		return o, nil
-	case o.Status == Pending:
-		return nil, apperr.New(apperr.Conflict, "the order is still being placed; cancel it in a moment")
 	}
-	return nil, apperr.New(apperr.Conflict, "the order is %s: only unpaid orders can be cancelled", o.Status)
+}
+
+// cancelUnpaid returns the unit to MySQL and cancels the order in one
+// transaction, locking the voucher's row before the order's, the order the
+// stream consumers lock them in, so the two cannot deadlock each other. It
+// reports false (and writes nothing) if the order was no longer unpaid.
+func (s *Service) cancelUnpaid(ctx context.Context, userID int64, o *Order) (bool, error) {
+	tx, err := s.db.Tx(ctx)
+	if err != nil {
+		return false, err
+	}
+	err = tx.SeckillVoucher.Update().Where(seckillvoucher.ID(o.VoucherID)).AddStock(1).Exec(ctx)
+	if err != nil {
+		return false, errors.Join(err, tx.Rollback())
+	}
+	n, err := tx.Order.Update().Where(order.ID(o.ID), order.UserID(userID), order.Status(seckill.StatusUnpaid)).
+		SetStatus(seckill.StatusCancelled).Save(ctx)
+	if err != nil || n == 0 {
+		return false, errors.Join(err, tx.Rollback())
+	}
+	return true, tx.Commit()
+}
+
+// retryable reports a MySQL deadlock or lock wait timeout: the transaction
+// was rolled back and may simply be run again.
+func retryable(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 1205)
 }
 
 // Connection is a page of orders (GraphQL VoucherOrderConnection).

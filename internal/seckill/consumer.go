@@ -18,7 +18,7 @@ import (
 // ConsumerConfig tunes the stream consumers; zero values take the defaults.
 type ConsumerConfig struct {
 	Batch         int64         // entries per XREADGROUP (200)
-	Block         time.Duration // XREADGROUP BLOCK (200 ms)
+	Idle          time.Duration // how long a worker waits before reading an empty stream again (100 ms)
 	ClaimIdle     time.Duration // an entry pending this long with a silent consumer is taken over (30 s)
 	ClaimEvery    time.Duration // how often each worker looks for such entries (2 s)
 	MaxDeliveries int64         // an entry delivered more often goes to the dead-letter stream (5)
@@ -41,7 +41,7 @@ func (c *ConsumerConfig) defaults() {
 	if c.MaxDeliveries <= 0 {
 		c.MaxDeliveries = 5
 	}
-	def(&c.Block, 200*time.Millisecond)
+	def(&c.Idle, 100*time.Millisecond)
 	def(&c.ClaimIdle, 30*time.Second)
 	def(&c.ClaimEvery, 2*time.Second)
 	def(&c.Refresh, 2*time.Second)
@@ -153,34 +153,46 @@ func (c *consumers) work(voucherID int64) {
 	log := c.s.log.With("voucher", voucherID, "consumer", c.cfg.Name)
 	backoff := newBackoff(c.cfg)
 	var lastClaim time.Time
+	groupReady := false
 	for c.soft.Err() == nil {
-		if err := ensureGroup(c.soft, c.s.rdb, k.Orders); err != nil {
-			if c.soft.Err() == nil {
-				log.Warn("order stream unavailable", "err", err)
-				backoff.wait(c.soft)
+		if !groupReady {
+			if err := ensureGroup(c.soft, c.s.rdb, k.Orders); err != nil {
+				if c.soft.Err() == nil {
+					log.Warn("order stream unavailable", "err", err)
+					backoff.wait(c.soft)
+				}
+				continue
 			}
-			continue
+			groupReady = true
 		}
 		if time.Since(lastClaim) >= c.cfg.ClaimEvery {
 			lastClaim = time.Now()
 			c.claim(k, voucherID, log)
 		}
-		res, err := c.s.rdb.XReadGroup(c.soft, &redis.XReadGroupArgs{
+		// No BLOCK: a blocked read would hold a pooled connection per sale,
+		// and enough sales would starve the requests of connections. An
+		// empty stream is polled again after Idle instead.
+		// The read runs under the hard context: a read cut off by Stop after
+		// Redis delivered would leave entries pending with no one to handle them.
+		res, err := c.s.rdb.XReadGroup(c.hard, &redis.XReadGroupArgs{
 			Group: Group, Consumer: c.cfg.Name, Streams: []string{k.Orders, ">"},
-			Count: c.cfg.Batch, Block: c.cfg.Block,
+			Count: c.cfg.Batch, Block: -1,
 		}).Result()
 		switch {
 		case errors.Is(err, redis.Nil):
 			backoff.reset()
+			sleep(c.soft, c.cfg.Idle)
 			continue
 		case err != nil:
 			if c.soft.Err() != nil {
 				return
 			}
-			if !strings.HasPrefix(err.Error(), "NOGROUP") { // NOGROUP: the stream was lost; recreated above
-				log.Warn("reading the order stream", "err", err)
-				backoff.wait(c.soft)
+			if strings.HasPrefix(err.Error(), "NOGROUP") { // the stream was lost: recreate it
+				groupReady = false
+				continue
 			}
+			log.Warn("reading the order stream", "err", err)
+			backoff.wait(c.soft)
 			continue
 		}
 		backoff.reset()
@@ -190,11 +202,20 @@ func (c *consumers) work(voucherID int64) {
 	}
 }
 
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
 // claim takes over entries another consumer left pending for ClaimIdle (it
 // died or hangs): those delivered more than MaxDeliveries times go to the
 // dead-letter stream, the rest are persisted here.
 func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
-	msgs, _, err := c.s.rdb.XAutoClaim(c.soft, &redis.XAutoClaimArgs{
+	msgs, _, err := c.s.rdb.XAutoClaim(c.hard, &redis.XAutoClaimArgs{
 		Stream: k.Orders, Group: Group, Consumer: c.cfg.Name,
 		MinIdle: c.cfg.ClaimIdle, Start: "0-0", Count: c.cfg.Batch,
 	}).Result()
@@ -204,7 +225,7 @@ func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
 		}
 		return
 	}
-	counts, err := c.s.rdb.XPendingExt(c.soft, &redis.XPendingExtArgs{
+	counts, err := c.s.rdb.XPendingExt(c.hard, &redis.XPendingExtArgs{
 		Stream: k.Orders, Group: Group, Consumer: c.cfg.Name,
 		Start: msgs[0].ID, End: msgs[len(msgs)-1].ID, Count: int64(len(msgs)) + c.cfg.Batch,
 	}).Result()

@@ -18,7 +18,7 @@ import (
 
 var fast = Config{
 	PerUser: ratelimit.Limit{Events: 1000, Per: time.Second},
-	Consumer: ConsumerConfig{Block: 20 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
+	Consumer: ConsumerConfig{Idle: 20 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
 		ClaimEvery: 50 * time.Millisecond, Refresh: 100 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 }
 
@@ -29,7 +29,7 @@ type fixture struct {
 }
 
 // newService builds a service on the test's back ends (consumers not started).
-func newService(t *testing.T, b testenv.Backends, cfg Config) *fixture {
+func newService(t testing.TB, b testenv.Backends, cfg Config) *fixture {
 	t.Helper()
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	if testing.Verbose() {
@@ -48,12 +48,12 @@ func newService(t *testing.T, b testenv.Backends, cfg Config) *fixture {
 	return &fixture{b: b, s: s, reg: reg}
 }
 
-type tw struct{ t *testing.T }
+type tw struct{ t testing.TB }
 
 func (w tw) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
 
 // sale creates shop 1 (if needed), a flash-sale voucher and its Redis state.
-func (f *fixture) sale(t *testing.T, stock int, begin, end time.Time) int64 {
+func (f *fixture) sale(t testing.TB, stock int, begin, end time.Time) int64 {
 	t.Helper()
 	ctx := context.Background()
 	v, err := f.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(1).SetActualValue(2).SetType(1).Save(ctx)

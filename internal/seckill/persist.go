@@ -58,9 +58,9 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 		}
 		_ = c.s.rdb.XClaimJustID(c.hard, &redis.XClaimArgs{Stream: k.Orders, Group: Group, Consumer: c.cfg.Name, Messages: ids}).Err()
 	}
-	for _, e := range out.rejected {
-		c.deadLetter(k, voucherID, e.msg(), "no_stock_in_mysql")
-		c.s.forget(c.hard, voucherID, e)
+	for _, r := range out.rejected {
+		c.deadLetter(k, voucherID, r.entry.msg(), r.reason)
+		c.s.forget(c.hard, voucherID, r.entry)
 	}
 	done := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -152,12 +152,24 @@ func (s *Service) OnPersisted(h func(context.Context, []Persisted)) { s.onPersis
 
 type outcome struct {
 	created  []Persisted
-	rejected []entry
+	rejected []rejection
+}
+
+// rejection is an entry MySQL refuses for good, and why.
+type rejection struct {
+	entry  entry
+	reason string
+}
+
+func (o *outcome) reject(reason string, es ...entry) {
+	for _, e := range es {
+		o.rejected = append(o.rejected, rejection{e, reason})
+	}
 }
 
 func (o outcome) isRejected(e entry) bool {
 	for _, r := range o.rejected {
-		if r.streamID == e.streamID {
+		if r.entry.streamID == e.streamID {
 			return true
 		}
 	}
@@ -188,8 +200,26 @@ func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry)
 		for _, o := range existing {
 			byUser[o.UserID] = o
 		}
+		// An order id already used by another order (ids are unique unless
+		// Redis lost the id counter) would fail the insert forever: refuse it.
+		ids := make([]int64, len(entries))
+		for i, e := range entries {
+			ids[i] = e.order
+		}
+		taken, err := tx.Order.Query().Where(order.IDIn(ids...)).Select(order.FieldID, order.FieldUserID, order.FieldVoucherID).All(ctx)
+		if err != nil {
+			return err
+		}
+		clash := map[int64]bool{}
+		for _, o := range taken {
+			clash[o.ID] = o.UserID != userOf(entries, o.ID) || o.VoucherID != voucherID
+		}
 		var fresh, revive []entry
 		for _, e := range entries {
+			if clash[e.order] {
+				out.reject("order_id_taken", e)
+				continue
+			}
 			o, ok := byUser[e.user]
 			switch {
 			case !ok:
@@ -210,7 +240,7 @@ func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry)
 		}
 		sv, err := tx.SeckillVoucher.Get(ctx, voucherID)
 		if ent.IsNotFound(err) {
-			out.rejected = append(fresh, revive...)
+			out.reject("no_such_sale", append(fresh, revive...)...)
 			return nil
 		}
 		if err != nil {
@@ -219,7 +249,7 @@ func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry)
 		take := min(n, max(sv.Stock, 0))
 		if take < n {
 			all := append(append([]entry{}, fresh...), revive...)
-			out.rejected = all[take:]
+			out.reject("no_stock_in_mysql", all[take:]...)
 			if take <= len(fresh) {
 				fresh, revive = fresh[:take], nil
 			} else {
@@ -264,6 +294,15 @@ func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry)
 		return nil
 	})
 	return out, err
+}
+
+func userOf(es []entry, orderID int64) int64 {
+	for _, e := range es {
+		if e.order == orderID {
+			return e.user
+		}
+	}
+	return 0
 }
 
 // backoff doubles a wait from MinBackoff up to MaxBackoff.

@@ -14,6 +14,7 @@ import (
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/predicate"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -38,6 +39,16 @@ func TestAdmissionRules(t *testing.T) {
 		over := f.sale(t, 5, now.Add(-2*time.Hour), now.Add(-time.Hour))
 		_, err = f.s.Seckill(ctx, 1, over)
 		wantCode(t, err, apperr.SaleEnded)
+		// Ended days ago: the state is rebuilt on demand and says so too.
+		old := f.sale(t, 5, now.Add(-72*time.Hour), now.Add(-48*time.Hour))
+		k := KeysOf(b.Redis.Prefix, old)
+		if err := b.Redis.Client.Del(ctx, k.State, k.Buyers).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			_, err = f.s.Seckill(ctx, 1, old)
+			wantCode(t, err, apperr.SaleEnded)
+		}
 
 		v := f.sale(t, 2, now.Add(-time.Minute), now.Add(time.Hour))
 		id, err := f.s.Seckill(ctx, 1, v)
@@ -256,4 +267,59 @@ func value(c prometheus.Counter) float64 {
 	var m dto.Metric
 	_ = c.Write(&m)
 	return m.GetCounter().GetValue()
+}
+
+// An order id already taken by another order (the id counter was lost) is
+// refused for good instead of failing its batch forever; the rest persist.
+func TestTakenOrderIDIsDeadLettered(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		if err := b.DB.Client.Order.Create().SetID(4242).SetUserID(99).SetVoucherID(v).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		k := KeysOf(b.Redis.Prefix, v)
+		for _, o := range []map[string]any{{"order": 4242, "user": 1, "voucher": v}, {"order": 4343, "user": 2, "voucher": v}} {
+			if err := b.Redis.Client.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: o}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Start()
+		f.waitPersisted(t, v, 2) // the pre-existing 4242 and the new 4343
+		if got := value(f.s.metrics.deadLettered.WithLabelValues("order_id_taken")); got != 1 {
+			t.Fatalf("dead-lettered %v", got)
+		}
+		if s := f.mysqlStock(t, v); s != 9 {
+			t.Fatalf("MySQL stock %d, want 9", s)
+		}
+	})
+}
+
+// Each user's attempts are rate limited (RATE_LIMITED, counted), whatever the
+// outcome of the ones allowed.
+func TestPerUserRateLimit(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		cfg := fast
+		cfg.PerUser = ratelimit.Limit{Events: 2, Per: time.Minute}
+		f := newService(t, b, cfg)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		if _, err := f.s.Seckill(ctx, 1, v); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.s.Seckill(ctx, 1, v)
+		wantCode(t, err, apperr.AlreadyOrdered)
+		_, err = f.s.Seckill(ctx, 1, v)
+		wantCode(t, err, apperr.RateLimited)
+		if e, _ := apperr.As(err); e.RetryAfterMs <= 0 {
+			t.Fatalf("no retry-after: %+v", e)
+		}
+		if _, err := f.s.Seckill(ctx, 2, v); err != nil {
+			t.Fatalf("another user is limited too: %v", err)
+		}
+		if got := value(f.s.metrics.requests.WithLabelValues("rate_limited")); got != 1 {
+			t.Fatalf("rate_limited counter %v", got)
+		}
+	})
 }

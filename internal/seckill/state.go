@@ -31,7 +31,12 @@ const stateTTL = 24 * time.Hour
 // writeState replaces the voucher's sale state in one MULTI (all keys share
 // the voucher's hash tag) and makes sure its stream and consumer group exist.
 func writeState(ctx context.Context, rdb redis.UniversalClient, k Keys, st State) error {
+	// A sale long over still gets its state for a while, so attempts are told
+	// SALE_ENDED rather than rebuilding it again and again.
 	expire := st.End.Add(stateTTL)
+	if soon := time.Now().Add(time.Hour); expire.Before(soon) {
+		expire = soon
+	}
 	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Del(ctx, k.Buyers)
 		buyers := []any{"0", "0"} // sentinel: an absent hash means lost, not empty
