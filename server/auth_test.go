@@ -6,11 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 func TestLoginMeLogout(t *testing.T) {
@@ -247,7 +244,7 @@ func TestSessionCostsOneRoundTrip(t *testing.T) {
 		ts := startServer(t, backend)
 		token := ts.login("13600000002")
 		ts.ok(token, meQuery, nil, nil) // loads the script on the server (EVALSHA, then EVAL on NOSCRIPT)
-		counter := &commandCounter{}
+		counter := &redisCounter{}
 		ts.redis().AddHook(counter)
 		for range 5 {
 			ts.ok(token, meQuery, nil, nil)
@@ -256,21 +253,4 @@ func TestSessionCostsOneRoundTrip(t *testing.T) {
 			t.Fatalf("%d Redis round trips for 5 requests, want 5", n)
 		}
 	})
-}
-
-// commandCounter counts round trips: a pipeline counts once.
-type commandCounter struct{ n atomic.Int64 }
-
-func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmd)
-	}
-}
-func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmds)
-	}
 }

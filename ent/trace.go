@@ -1,0 +1,14 @@
+package ent
+
+import (
+	"context"
+
+	"entgo.io/ent/dialect"
+)
+
+// TraceSQL passes every statement the client runs, with the context it runs
+// in, to fn (tests count the statements of one request, telling them from
+// background work by the context). Hand-written: entc leaves this file alone.
+func TraceSQL(fn func(ctx context.Context, args ...any)) Option {
+	return func(c *config) { c.driver = dialect.DebugWithContext(c.driver, fn) }
+}
