@@ -23,16 +23,30 @@ for p in "${ports[@]}"; do
 	pids+=($!)
 done
 for p in "${ports[@]}"; do
-	for _ in $(seq 50); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.1; done
+	up=""
+	for _ in $(seq 200); do
+		if redis-cli -p "$p" ping >/dev/null 2>&1; then up=1; break; fi
+		sleep 0.1
+	done
+	if [ -z "$up" ]; then
+		echo "redis-server on port $p did not start:" >&2
+		cat "$dir/$p/log" >&2 || true
+		exit 1
+	fi
 done
 addrs=()
 for p in "${ports[@]}"; do addrs+=("127.0.0.1:$p"); done
-redis-cli --cluster create "${addrs[@]}" --cluster-replicas 0 --cluster-yes >/dev/null
+show_logs() { for p in "${ports[@]}"; do echo "--- redis-server :$p log" >&2; cat "$dir/$p/log" >&2 || true; done; }
+if ! redis-cli --cluster create "${addrs[@]}" --cluster-replicas 0 --cluster-yes >"$dir/create.log" 2>&1; then
+	cat "$dir/create.log" >&2
+	show_logs
+	exit 1
+fi
 for _ in $(seq 100); do
 	redis-cli -p "$base" cluster info | grep -q 'cluster_state:ok' && break
 	sleep 0.1
 done
-redis-cli -p "$base" cluster info | grep -q 'cluster_state:ok' || { echo "cluster did not come up" >&2; exit 1; }
+redis-cli -p "$base" cluster info | grep -q 'cluster_state:ok' || { echo "cluster did not come up" >&2; show_logs; exit 1; }
 echo "redis cluster up on ${addrs[*]}"
 
 export HMDP_TEST_REDIS_ADDR
