@@ -64,6 +64,8 @@ type Options struct {
 	Seckill seckill.Config
 	// EntOptions are added to the database client (tests count statements).
 	EntOptions []ent.Option
+	// LoaderWait replaces the dataloaders' batching pause (see internal/loader).
+	LoaderWait time.Duration
 }
 
 // NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded

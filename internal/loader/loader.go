@@ -45,11 +45,18 @@ type Sources struct {
 	DB      *ent.Client
 	Likes   *like.Service
 	Follows *follow.Service
+	// Wait replaces the default batching pause (tests on a loaded machine
+	// lengthen it, so a page is never split over two batches).
+	Wait time.Duration
 }
 
 // New returns fresh loaders for viewer (0 = anonymous).
 func (s Sources) New(viewer int64) *Loaders {
 	l := &Loaders{}
+	wait := wait
+	if s.Wait > 0 {
+		wait = s.Wait
+	}
 	l.Users = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]*ent.User, error) {
 		us, err := s.DB.User.Query().Where(user.IDIn(ids...)).All(ctx)
 		if err != nil {
