@@ -9,10 +9,8 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -27,11 +25,7 @@ import (
 // startCounted starts a server whose SQL statements are counted in sqlCount.
 func startCounted(t *testing.T, backend string, sqlCount *atomic.Int64) *testServer {
 	t.Helper()
-	cfg := testConfig(t, backend)
-	sms := &smsBox{codes: map[string]string{}}
-	clock := &fakeClock{now: time.Now()}
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	app, err := NewApp(context.Background(), cfg, log, Options{Sender: sms, Now: clock.Now,
+	return startApp(t, backend, testConfig(t, backend), Options{
 		// A page's loads must fall in one batch even on a loaded CI machine
 		// running with -race; production batches for 2 ms.
 		LoaderWait: 100 * time.Millisecond,
@@ -39,17 +33,8 @@ func startCounted(t *testing.T, backend string, sqlCount *atomic.Int64) *testSer
 			if onBehalfOfRequest(ctx) {
 				sqlCount.Add(1)
 			}
-		})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(app.Handler())
-	t.Cleanup(func() {
-		app.Stop()
-		hs.Close()
-		app.Close()
+		})},
 	})
-	return &testServer{t: t, URL: hs.URL, app: app, sms: sms, clock: clock, backend: backend}
 }
 
 // onBehalfOfRequest tells a request's work from the server's background work

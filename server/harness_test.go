@@ -106,13 +106,21 @@ func startServer(t *testing.T, backend string, edit ...func(*Config)) *testServe
 
 func startServerWith(t *testing.T, backend string, cfg Config) *testServer {
 	t.Helper()
+	return startApp(t, backend, cfg, Options{})
+}
+
+// startApp starts a server with opt; the SMS sender and the rate limiters'
+// clock are always the test's own.
+func startApp(t *testing.T, backend string, cfg Config, opt Options) *testServer {
+	t.Helper()
 	sms := &smsBox{codes: map[string]string{}}
 	clock := &fakeClock{now: time.Now()}
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	if testing.Verbose() {
 		log = slog.New(slog.NewJSONHandler(testWriter{t}, nil))
 	}
-	app, err := NewApp(context.Background(), cfg, log, Options{Sender: sms, Now: clock.Now})
+	opt.Sender, opt.Now = sms, clock.Now
+	app, err := NewApp(context.Background(), cfg, log, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -37,23 +34,7 @@ var fastSeckill = seckill.Config{Consumer: seckill.ConsumerConfig{
 // startSaleServer is startServerWith with the flash-sale options.
 func startSaleServer(t *testing.T, backend string, cfg Config, sk seckill.Config) *testServer {
 	t.Helper()
-	sms := &smsBox{codes: map[string]string{}}
-	clock := &fakeClock{now: time.Now()}
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	if testing.Verbose() {
-		log = slog.New(slog.NewJSONHandler(testWriter{t}, nil))
-	}
-	app, err := NewApp(context.Background(), cfg, log, Options{Sender: sms, Now: clock.Now, Seckill: sk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(app.Handler())
-	t.Cleanup(func() {
-		app.Stop()
-		hs.Close()
-		app.Close()
-	})
-	return &testServer{t: t, URL: hs.URL, app: app, sms: sms, clock: clock, backend: backend}
+	return startApp(t, backend, cfg, Options{Seckill: sk})
 }
 
 // sharedConfig is the configuration several instances share: on the real back

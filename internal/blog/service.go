@@ -191,11 +191,7 @@ type Page struct {
 // Hot pages blogs most liked first; ties newest (highest id) first, so the
 // order is stable. The cursor holds (liked, id).
 func (s *Service) Hot(ctx context.Context, first *int, after *string) (*Page, error) {
-	n, err := page.First(first)
-	if err != nil {
-		return nil, err
-	}
-	c, err := page.After(after)
+	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +212,7 @@ func (s *Service) Hot(ctx context.Context, first *int, after *string) (*Page, er
 
 // ByUser pages a user's blogs, newest first.
 func (s *Service) ByUser(ctx context.Context, userID int64, first *int, after *string) (*Page, error) {
-	n, err := page.First(first)
-	if err != nil {
-		return nil, err
-	}
-	c, err := page.After(after)
+	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -180,11 +180,7 @@ func (a item) before(b item) bool { // newer first
 
 // Read returns viewer's feed page after the cursor, newest first.
 func (s *Service) Read(ctx context.Context, viewer int64, first *int, after *string) (*blog.Page, error) {
-	n, err := page.First(first)
-	if err != nil {
-		return nil, err
-	}
-	c, err := page.After(after)
+	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -214,11 +214,7 @@ type Page struct {
 // List pages u's followers or followees, most recent follow first (from
 // MySQL: lists are read in order, which the sets do not keep).
 func (s *Service) List(ctx context.Context, k Kind, u int64, first *int, after *string) (*Page, error) {
-	n, err := page.First(first)
-	if err != nil {
-		return nil, err
-	}
-	c, err := page.After(after)
+	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
 	}

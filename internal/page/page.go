@@ -92,3 +92,13 @@ func Make(n, first int, end func(i int) Cursor) Info {
 	}
 	return info
 }
+
+// Args checks a connection's first and after together.
+func Args(first *int, after *string) (int, *Cursor, error) {
+	n, err := First(first)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := After(after)
+	return n, c, err
+}

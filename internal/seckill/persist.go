@@ -14,6 +14,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
+	"github.com/hmdp/hmdp/internal/store"
 )
 
 // handle persists one batch read from the stream: one MySQL transaction,
@@ -185,7 +186,7 @@ var errStockRace = errors.New("stock changed during the batch")
 // MySQL can never oversell whatever Redis accepted; entries beyond MySQL's
 // stock are returned as rejected.
 func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry) (out outcome, err error) {
-	err = withTx(ctx, s.db, func(tx *ent.Tx) error {
+	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
 		out = outcome{}
 		users := make([]int64, len(entries))
 		for i, e := range entries {

@@ -2,7 +2,6 @@ package seckill
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/store"
 )
 
 // State is a voucher's sale as Redis holds it.
@@ -99,7 +99,7 @@ func (s *Service) loadState(ctx context.Context, voucherID int64, k Keys) (State
 		return State{}, fmt.Errorf("read stream: %w", err)
 	}
 	var st State
-	err = withTx(ctx, s.db, func(tx *ent.Tx) error {
+	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
 		sv, err := tx.SeckillVoucher.Query().Where(seckillvoucher.ID(voucherID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return apperr.New(apperr.NotFound, "voucher %d is not a flash-sale voucher", voucherID)
@@ -168,16 +168,4 @@ func (s *Service) Publish(ctx context.Context, sv *ent.SeckillVoucher) {
 		s.log.WarnContext(ctx, "flash-sale state not written; it will be rebuilt on first use", "voucher", sv.ID, "err", err)
 	}
 	s.consumers.watch(sv.ID)
-}
-
-// withTx runs fn in a transaction, rolling back on error.
-func withTx(ctx context.Context, db *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := db.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	return tx.Commit()
 }

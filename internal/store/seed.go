@@ -43,15 +43,10 @@ func (d *DB) Seed(ctx context.Context, now time.Time) (bool, error) {
 	if types > 0 || users > 0 {
 		return false, nil
 	}
-	tx, err := d.Client.Tx(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := seed(ctx, tx, now); err != nil {
-		_ = tx.Rollback()
+	if err := WithTx(ctx, d.Client, func(tx *ent.Tx) error { return seed(ctx, tx, now) }); err != nil {
 		return false, fmt.Errorf("seed: %w", err)
 	}
-	return true, tx.Commit()
+	return true, nil
 }
 
 func seed(ctx context.Context, tx *ent.Tx, now time.Time) error {

@@ -3,7 +3,6 @@ package user
 
 import (
 	"context"
-	"errors"
 	"time"
 	"unicode/utf8"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/store"
 )
 
 // Service is the user service.
@@ -59,7 +59,7 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 		}
 	}
 	var out *ent.User
-	err = withTx(ctx, s.db, func(tx *ent.Tx) error {
+	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
 		upd := tx.User.UpdateOneID(id).
 			SetNillableNickName(p.NickName).
 			SetNillableIcon(p.Icon)
@@ -125,17 +125,6 @@ func (p Profile) validate() (*time.Time, error) {
 		return nil, apperr.BadInput("input.birthday", "must be a past date as YYYY-MM-DD")
 	}
 	return &b, nil
-}
-
-func withTx(ctx context.Context, db *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := db.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	return tx.Commit()
 }
 
 // Many returns the users with ids, in the order of ids; absent ones are left out.
