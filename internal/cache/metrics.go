@@ -1,9 +1,9 @@
 package cache
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hmdp/hmdp/internal/promreg"
 )
 
 // Results of a look-up, the result label of hmdp_cache_requests_total.
@@ -36,20 +36,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	if reg == nil {
 		return m
 	}
-	m.requests = register(reg, m.requests)
-	m.loads = register(reg, m.loads)
+	m.requests = promreg.Register(reg, m.requests)
+	m.loads = promreg.Register(reg, m.loads)
 	return m
-}
-
-func register(reg prometheus.Registerer, c *prometheus.CounterVec) *prometheus.CounterVec {
-	if err := reg.Register(c); err != nil {
-		var are prometheus.AlreadyRegisteredError
-		if errors.As(err, &are) {
-			if existing, ok := are.ExistingCollector.(*prometheus.CounterVec); ok {
-				return existing
-			}
-		}
-		panic(err)
-	}
-	return c
 }

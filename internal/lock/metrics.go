@@ -1,9 +1,9 @@
 package lock
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hmdp/hmdp/internal/promreg"
 )
 
 // Lock kinds, the value of the metrics' kind label.
@@ -26,18 +26,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		if reg == nil {
 			return c // counted but exposed nowhere
 		}
-		if err := reg.Register(c); err != nil {
-			// Several lockers (one per Redis node, say) share one registry: reuse
-			// the counters the first one registered.
-			var are prometheus.AlreadyRegisteredError
-			if errors.As(err, &are) {
-				if existing, ok := are.ExistingCollector.(*prometheus.CounterVec); ok {
-					return existing
-				}
-			}
-			panic(err)
-		}
-		return c
+		// Several lockers (one per Redis node, say) share one registry.
+		return promreg.Register(reg, c)
 	}
 	return &metrics{
 		acquisitions: vec("hmdp_lock_acquisitions_total", "Distributed lock acquisitions, re-entries included."),
