@@ -69,12 +69,12 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 			done = append(done, e.streamID)
 		}
 	}
+	// Counted once committed and before the ack, so the metric never lags
+	// what MySQL and the stream show.
+	c.s.metrics.persisted.Add(float64(len(out.created)))
 	c.ack(k, done, log)
-	if n := len(out.created); n > 0 {
-		c.s.metrics.persisted.Add(float64(n))
-		if h := c.s.onPersisted; h != nil {
-			h(c.hard, out.created)
-		}
+	if h := c.s.onPersisted; h != nil && len(out.created) > 0 {
+		h(c.hard, out.created)
 	}
 }
 
@@ -109,13 +109,14 @@ func (c *consumers) deadLetter(k Keys, voucherID int64, m redis.XMessage, reason
 		vals["entry_"+f] = v
 	}
 	ctx := c.hard
+	// Counted before the move, so the metric never lags the streams.
+	c.s.metrics.deadLettered.WithLabelValues(reason).Inc()
 	_, err := c.s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.XAdd(ctx, &redis.XAddArgs{Stream: k.Dead, Values: vals})
 		p.XAck(ctx, k.Orders, Group, m.ID)
 		p.XDel(ctx, k.Orders, m.ID)
 		return nil
 	})
-	c.s.metrics.deadLettered.WithLabelValues(reason).Inc()
 	c.s.log.Error("flash-sale order moved to the dead-letter stream", "voucher", voucherID, "entry", m.ID,
 		"fields", m.Values, "reason", reason, "stream", k.Dead, "err", err)
 }
