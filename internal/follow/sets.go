@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -145,16 +144,5 @@ func (s *Service) rebuild(ctx context.Context, k Kind, sets map[int64][]int64, v
 			script.EvalSha(ctx, c, []string{s.key(k, u), s.verKey(k, u)}, args...)
 		}
 	}
-	pipe := s.rdb.Pipeline()
-	run(pipe)
-	if _, err := pipe.Exec(ctx); err == nil || !strings.HasPrefix(err.Error(), "NOSCRIPT") {
-		return err
-	}
-	if err := script.Load(ctx, s.rdb).Err(); err != nil {
-		return err
-	}
-	pipe = s.rdb.Pipeline()
-	run(pipe)
-	_, err := pipe.Exec(ctx)
-	return err
+	return lua.RunPipelined(ctx, s.rdb, script, func(p redis.Pipeliner) { run(p) })
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -215,22 +214,8 @@ func (s *Service) writeSets(ctx context.Context, byBlog map[int64][]*ent.BlogLik
 			script.EvalSha(ctx, c, []string{s.setKey(id), s.verKey(id)}, args...)
 		}
 	}
-	pipe := s.rdb.Pipeline()
-	run(pipe)
-	if _, err := pipe.Exec(ctx); err == nil || !isNoScript(err) {
-		return err
-	}
-	// First use on this server: load the script and run the batch again.
-	if err := script.Load(ctx, s.rdb).Err(); err != nil {
-		return err
-	}
-	pipe = s.rdb.Pipeline()
-	run(pipe)
-	_, err := pipe.Exec(ctx)
-	return err
+	return lua.RunPipelined(ctx, s.rdb, script, func(p redis.Pipeliner) { run(p) })
 }
-
-func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") }
 
 func infoOf(likes []*ent.BlogLike, viewer int64) Info {
 	var in Info
