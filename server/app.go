@@ -46,6 +46,7 @@ type App struct {
 	locker   *lock.Locker
 	images   *image.Store
 	broker   *pubsub.Broker
+	poster   *pubsub.Poster
 	resolver *graph.Resolver
 	handler  http.Handler
 	seckill  *seckill.Service
@@ -140,7 +141,8 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	feeds := feed.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, follows, a.broker, cfg.FeedPushLimit, log)
 	blogs.Fanout = feeds
 	follows.Listener = feeds
-	orderUpdates := order.NewUpdates(a.broker, log)
+	a.poster = pubsub.NewPoster(a.broker, pubsub.PosterOptions{Log: log})
+	orderUpdates := order.NewUpdates(a.broker, a.poster, log)
 	a.resolver = &graph.Resolver{
 		Ent:      a.db.Client,
 		Auth:     a.auth,
@@ -190,6 +192,9 @@ func (a *App) Close() {
 	a.StopWorkers(ctx)
 	cancel()
 	var errs []error
+	if a.poster != nil {
+		a.poster.Close() // after the workers: it sends what they announced
+	}
 	if a.broker != nil {
 		errs = append(errs, a.broker.Close())
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/hmdp/hmdp/internal/lock"
+	"github.com/hmdp/hmdp/internal/nearcache"
 )
 
 // Strategy is the defence against breakdown (击穿) of a hot key.
@@ -75,12 +76,11 @@ type Cache[K comparable, V any] struct {
 	client  redis.UniversalClient
 	load    Loader[K, V]
 	metrics *metrics
-	near    *near[V]
+	near    *nearcache.Cache[V]
 	sf      singleflight.Group
 
 	refreshing sync.Map // id -> struct{}: background rebuilds running here
 	wg         sync.WaitGroup
-	sub        *redis.PubSub
 }
 
 // New returns a cache. Call Start to receive near-cache invalidations (needed
@@ -118,7 +118,7 @@ func New[K comparable, V any](client redis.UniversalClient, cfg Config, load Loa
 	}
 	c := &Cache[K, V]{cfg: cfg, client: client, load: load, metrics: newMetrics(cfg.Registerer)}
 	if cfg.NearTTL > 0 {
-		c.near = newNear[V](cfg.NearTTL, cfg.NearMax)
+		c.near = nearcache.New[V](cfg.NearTTL, cfg.NearMax)
 	}
 	return c
 }
@@ -144,7 +144,7 @@ func (c *Cache[K, V]) Get(ctx context.Context, id K) (v V, found bool, err error
 	sid := fmt.Sprint(id)
 	var epoch uint64
 	if c.near != nil {
-		if v, found, ok := c.near.get(sid, c.cfg.Now()); ok {
+		if v, found, ok := c.near.Get(sid, c.cfg.Now()); ok {
 			if found {
 				c.count(ResultHit)
 			} else {
@@ -152,7 +152,7 @@ func (c *Cache[K, V]) Get(ctx context.Context, id K) (v V, found bool, err error
 			}
 			return v, found, nil
 		}
-		epoch = c.near.currentEpoch()
+		epoch = c.near.Epoch()
 	}
 	if c.cfg.Bloom != nil {
 		maybe, err := c.cfg.Bloom.MightContain(ctx, sid)
@@ -170,7 +170,7 @@ func (c *Cache[K, V]) Get(ctx context.Context, id K) (v V, found bool, err error
 		v, found, err = c.getMutex(ctx, id, sid)
 	}
 	if err == nil && c.near != nil {
-		c.near.put(sid, v, found, epoch, c.cfg.Now())
+		c.near.Put(sid, v, found, epoch, c.cfg.Now())
 	}
 	return v, found, err
 }
@@ -422,7 +422,7 @@ func (c *Cache[K, V]) Invalidate(ctx context.Context, id K) error {
 // the caller (the outbox) to delete again later.
 func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 	if c.near != nil {
-		c.near.drop(sid)
+		c.near.Drop(sid)
 	}
 	h, lerr := c.cfg.Locker.Simple(c.lockName(sid)).TryLock(ctx, c.cfg.LockWait, c.cfg.LockTTL)
 	if lerr == nil {
@@ -432,7 +432,7 @@ func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 		return fmt.Errorf("cache %s: delete %s: %w", c.cfg.Name, sid, err)
 	}
 	if c.near != nil {
-		if err := c.client.Publish(ctx, c.channel(), sid).Err(); err != nil {
+		if err := nearcache.Announce(ctx, c.client, c.channel(), sid); err != nil {
 			return fmt.Errorf("cache %s: publish invalidation of %s: %w", c.cfg.Name, sid, err)
 		}
 	}
@@ -443,36 +443,22 @@ func (c *Cache[K, V]) InvalidateID(ctx context.Context, sid string) error {
 }
 
 // Start subscribes to near-cache invalidations (a no-op without a near cache)
-// and returns once the subscription is active. go-redis resubscribes after a
-// dropped connection; messages sent meanwhile are lost, which the near
-// cache's short TTL bounds.
+// and returns once the subscription is active.
 func (c *Cache[K, V]) Start(ctx context.Context) error {
 	if c.near == nil {
 		return nil
 	}
-	c.sub = c.client.Subscribe(ctx, c.channel())
-	if _, err := c.sub.Receive(ctx); err != nil {
-		_ = c.sub.Close()
-		c.sub = nil
-		return fmt.Errorf("cache %s: subscribe: %w", c.cfg.Name, err)
+	if err := c.near.Follow(ctx, c.client, c.channel()); err != nil {
+		return fmt.Errorf("cache %s: %w", c.cfg.Name, err)
 	}
-	ch := c.sub.Channel()
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		for msg := range ch {
-			c.near.drop(msg.Payload)
-		}
-		c.near.dropAll()
-	}()
 	return nil
 }
 
 // Close stops the subscription and waits for background rebuilds.
 func (c *Cache[K, V]) Close() error {
 	var err error
-	if c.sub != nil {
-		err = c.sub.Close()
+	if c.near != nil {
+		err = c.near.Close()
 	}
 	c.wg.Wait()
 	return err
