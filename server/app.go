@@ -125,7 +125,11 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 	if err = a.shops.Start(ctx); err != nil {
 		return nil, err
 	}
-	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender, auth.Config{AdminPhones: cfg.AdminPhones})
+	a.auth = auth.New(a.db.Client, a.redis.Client, cfg.RedisPrefix, limiter, sender,
+		auth.Config{AdminPhones: cfg.AdminPhones, SessionCacheTTL: cfg.SessionCacheTTL, Now: opt.Now})
+	if err = a.auth.Start(ctx); err != nil {
+		return nil, err
+	}
 	if opt.Seckill.Consumer.ClaimIdle == 0 {
 		opt.Seckill.Consumer.ClaimIdle = cfg.OrderClaimIdle
 	}
@@ -200,6 +204,9 @@ func (a *App) Close() {
 	}
 	if a.shops != nil {
 		a.shops.Close()
+	}
+	if a.auth != nil {
+		errs = append(errs, a.auth.Close())
 	}
 	if a.locker != nil {
 		errs = append(errs, a.locker.Close())

@@ -132,6 +132,7 @@ func expire(t *testing.T, ts *testServer, key string, d time.Duration) {
 	for ts.redis().Exists(ctx, key).Val() == 1 {
 		time.Sleep(5 * time.Millisecond)
 	}
+	ts.clock.Add(d) // and for the instance's own session cache
 }
 
 func TestInvalidPhones(t *testing.T) {
@@ -238,8 +239,9 @@ func TestUnknownTokenIsAnonymous(t *testing.T) {
 	ts.fails("", `mutation { updateProfile(input: {nickName: "x"}) { id } }`, nil, "UNAUTHENTICATED")
 }
 
-// Loading and refreshing a session is one Redis round trip per request.
-func TestSessionCostsOneRoundTrip(t *testing.T) {
+// Loading and sliding a session is one Redis round trip, and an instance
+// reuses a session it read for HMDP_SESSION_CACHE_TTL without asking again.
+func TestSessionRoundTrips(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		token := ts.login("13600000002")
@@ -249,8 +251,66 @@ func TestSessionCostsOneRoundTrip(t *testing.T) {
 		for range 5 {
 			ts.ok(token, meQuery, nil, nil)
 		}
+		if n := counter.n.Load(); n != 0 {
+			t.Fatalf("%d Redis round trips for 5 requests within the session cache TTL, want 0", n)
+		}
+		for range 5 {
+			ts.advance(ts.app.cfg.SessionCacheTTL + time.Millisecond)
+			ts.ok(token, meQuery, nil, nil)
+		}
+		if n := counter.n.Load(); n != 5 {
+			t.Fatalf("%d Redis round trips for 5 requests each after the TTL, want 5", n)
+		}
+	})
+	t.Run("off", func(t *testing.T) {
+		ts := startServer(t, "embedded", func(c *Config) { c.SessionCacheTTL = 0 })
+		token := ts.login("13600000002")
+		ts.ok(token, meQuery, nil, nil)
+		counter := &redisCounter{}
+		ts.redis().AddHook(counter)
+		for range 5 {
+			ts.ok(token, meQuery, nil, nil)
+		}
 		if n := counter.n.Load(); n != 5 {
 			t.Fatalf("%d Redis round trips for 5 requests, want 5", n)
 		}
 	})
+}
+
+// Two servers sharing Redis with session caches that outlive the test: a
+// logout or a new nickname on one reaches the other through the
+// announcement, not the TTL.
+func TestSessionChangesReachEveryInstance(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		if backend != "real" {
+			t.Skip("embedded servers each have their own Redis")
+		}
+		cfg := testConfig(t, backend)
+		cfg.SessionCacheTTL = time.Minute
+		a, b := startServerWith(t, backend, cfg), startServerWith(t, backend, cfg)
+		token := a.login("13600000003")
+		var me struct{ Me *struct{ NickName string } }
+		b.ok(token, meQuery, nil, &me) // b now holds the session
+		a.ok(token, `mutation { updateProfile(input: {nickName: "renamed"}) { id } }`, nil, nil)
+		waitFor(t, func() bool {
+			b.ok(token, meQuery, nil, &me)
+			return me.Me != nil && me.Me.NickName == "renamed"
+		})
+		a.ok(token, `mutation { logout }`, nil, nil)
+		waitFor(t, func() bool {
+			b.ok(token, meQuery, nil, &me)
+			return me.Me == nil
+		})
+	})
+}
+
+// waitFor polls cond until it holds; announcements between instances are
+// asynchronous (through a Redis Cluster's bus, too).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10 s")
+		}
+	}
 }

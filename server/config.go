@@ -36,6 +36,8 @@ type Config struct {
 	LogLevel       string
 	// NearCacheTTL is the in-process near cache's lifetime (0 = off).
 	NearCacheTTL time.Duration
+	// SessionCacheTTL is how long an instance trusts a session it read (0 = off).
+	SessionCacheTTL time.Duration
 	// OrderClaimIdle is how long an accepted flash-sale order may sit with a
 	// silent consumer before another instance takes it over.
 	OrderClaimIdle time.Duration
@@ -145,6 +147,17 @@ var settings = []setting{
 			return fmt.Errorf("must be a duration like 1s, or 0 to turn the near cache off")
 		}
 		c.NearCacheTTL = d
+		return nil
+	}},
+	{"HMDP_SESSION_CACHE_TTL", "session-cache-ttl", "5s", "how long an instance reuses a session it read from Redis before reading (and sliding) it again; logout and profile changes reach every instance at once (0 = off)", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("must be a duration like 5s, or 0 to read the session on every request")
+		}
+		if d > time.Minute {
+			return fmt.Errorf("must be at most 1m: sessions slide only when read from Redis")
+		}
+		c.SessionCacheTTL = d
 		return nil
 	}},
 	{"HMDP_ORDER_CLAIM_IDLE", "order-claim-idle", "30s", "how long a flash-sale order may wait with a silent consumer before another instance takes it over", func(c *Config, v string) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/nearcache"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/lua"
 )
@@ -35,6 +36,11 @@ type Config struct {
 	PerPhoneDay  ratelimit.Limit // 10 per day
 	PerIPHour    ratelimit.Limit // 30 per hour
 	RandomSource func(n int) string
+	// SessionCacheTTL lets an instance reuse a session it read for this long
+	// (0 = read Redis on every request). See sessions.go.
+	SessionCacheTTL time.Duration
+	// Now is the clock of that reuse (default time.Now).
+	Now func() time.Time
 }
 
 func (c *Config) defaults() {
@@ -56,6 +62,9 @@ func (c *Config) defaults() {
 	if c.PerIPHour.Events == 0 {
 		c.PerIPHour = ratelimit.Limit{Events: 30, Per: time.Hour}
 	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 }
 
 // Service is the login and session service.
@@ -66,12 +75,17 @@ type Service struct {
 	limiter *ratelimit.Limiter
 	sender  Sender
 	cfg     Config
+	recent  *nearcache.Cache[Viewer] // nil when SessionCacheTTL is 0
 }
 
 // New returns the service. Keys live under prefix ("hmdp:").
 func New(db *ent.Client, rdb redis.UniversalClient, prefix string, limiter *ratelimit.Limiter, sender Sender, cfg Config) *Service {
 	cfg.defaults()
-	return &Service{db: db, rdb: rdb, prefix: prefix, limiter: limiter, sender: sender, cfg: cfg}
+	s := &Service{db: db, rdb: rdb, prefix: prefix, limiter: limiter, sender: sender, cfg: cfg}
+	if cfg.SessionCacheTTL > 0 {
+		s.recent = nearcache.New[Viewer](cfg.SessionCacheTTL, 100_000)
+	}
+	return s
 }
 
 var (
@@ -211,13 +225,26 @@ func (s *Service) startSession(ctx context.Context, u *ent.User) (string, error)
 	return token, nil
 }
 
-// Authenticate returns the viewer of token and slides the session's expiry, in
-// one Redis round trip. An unknown or expired token is anonymous (nil, nil).
+// Authenticate returns the viewer of token. An unknown or expired token is
+// anonymous (nil, nil).
+//
+// Reading the session also slides its expiry, in one Redis round trip. With
+// SessionCacheTTL, a session read here less than that long ago is reused
+// without asking Redis: its expiry then slides at the next read, at most
+// SessionCacheTTL later, which is nothing next to its 30 minutes.
 func (s *Service) Authenticate(ctx context.Context, token string) (*Viewer, error) {
 	if token == "" {
 		return nil, nil
 	}
-	data, err := touchSession.Run(ctx, s.rdb, []string{s.sessionKey(token)}, s.cfg.SessionTTL.Milliseconds()).Text()
+	key := s.sessionKey(token)
+	var epoch uint64
+	if s.recent != nil {
+		if v, _, ok := s.recent.Get(key, s.cfg.Now()); ok {
+			return s.viewer(v, token), nil
+		}
+		epoch = s.recent.Epoch()
+	}
+	data, err := touchSession.Run(ctx, s.rdb, []string{key}, s.cfg.SessionTTL.Milliseconds()).Text()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
@@ -228,22 +255,39 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Viewer, erro
 	if err := json.Unmarshal([]byte(data), &v); err != nil {
 		return nil, fmt.Errorf("decode session: %w", err)
 	}
-	v.Token = token
-	v.Admin = slices.Contains(s.cfg.AdminPhones, v.Phone)
-	return &v, nil
+	if s.recent != nil {
+		s.recent.Put(key, v, true, epoch, s.cfg.Now())
+	}
+	return s.viewer(v, token), nil
 }
 
-// Logout ends the session of token; it reports whether there was one.
+// viewer completes a stored session with what is never stored.
+func (s *Service) viewer(v Viewer, token string) *Viewer {
+	v.Token = token
+	v.Admin = slices.Contains(s.cfg.AdminPhones, v.Phone)
+	return &v
+}
+
+// Logout ends the session of token, on every instance; it reports whether
+// there was one.
 func (s *Service) Logout(ctx context.Context, token string) (bool, error) {
-	n, err := s.rdb.Del(ctx, s.sessionKey(token)).Result()
-	return n > 0, err
+	key := s.sessionKey(token)
+	n, err := s.rdb.Del(ctx, key).Result()
+	if err != nil {
+		return false, err
+	}
+	return n > 0, s.forget(ctx, key)
 }
 
 // RefreshSession rewrites the summary of the viewer's session after a profile change,
 // keeping its remaining lifetime.
 func (s *Service) RefreshSession(ctx context.Context, v *Viewer, u *ent.User) error {
+	key := s.sessionKey(v.Token)
 	data, _ := json.Marshal(Viewer{UserID: u.ID, Phone: u.Phone, Nick: u.NickName, Icon: u.Icon})
-	return s.rdb.SetArgs(ctx, s.sessionKey(v.Token), data, redis.SetArgs{KeepTTL: true, Mode: "XX"}).Err()
+	if err := s.rdb.SetArgs(ctx, key, data, redis.SetArgs{KeepTTL: true, Mode: "XX"}).Err(); err != nil {
+		return err
+	}
+	return s.forget(ctx, key)
 }
 
 func randomDigits(n int) (string, error) {
