@@ -49,6 +49,7 @@ type Service struct {
 	// Now is the clock of the sale window (tests move it).
 	Now func() time.Time
 
+	admit       *lua.Batcher // concurrent admissions share round trips
 	consumers   *consumers
 	onPersisted func(context.Context, []Persisted)
 }
@@ -61,6 +62,7 @@ func New(db *ent.Client, rdb redis.UniversalClient, prefix string, ids *idgen.Ge
 	}
 	cfg.Consumer.defaults()
 	s := &Service{db: db, rdb: rdb, prefix: prefix, ids: ids, locks: locks, limiter: limiter, log: log, cfg: cfg, Now: time.Now}
+	s.admit = lua.NewBatcher(rdb, admit, lua.BatchOptions{})
 	s.metrics = newMetrics(reg, s)
 	s.consumers = newConsumers(s)
 	return s
@@ -95,7 +97,7 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 	keys := []string{k.State, k.Buyers, k.Orders}
 	var code int64
 	for attempt := 0; ; attempt++ {
-		code, err = admit.Run(ctx, s.rdb, keys, userID, orderID, s.Now().UnixMilli(), voucherID).Int64()
+		code, err = s.admit.Run(ctx, keys, userID, orderID, s.Now().UnixMilli(), voucherID).Int64()
 		if err != nil {
 			return 0, fmt.Errorf("seckill admit: %w", err)
 		}

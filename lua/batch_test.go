@@ -1,0 +1,133 @@
+package lua
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
+
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var incr = redis.NewScript(`return redis.call('INCR', KEYS[1])`)
+
+// gate counts the pipelines of EVALSHAs and holds the first until open closes.
+type gate struct {
+	n       atomic.Int64
+	entered chan struct{}
+	open    chan struct{}
+}
+
+func newGate() *gate { return &gate{entered: make(chan struct{}), open: make(chan struct{})} }
+
+func (g *gate) DialHook(next redis.DialHook) redis.DialHook          { return next }
+func (g *gate) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+func (g *gate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if cmds[0].Name() != "evalsha" { // go-redis's own connection set-up
+			return next(ctx, cmds)
+		}
+		if g.n.Add(1) == 1 {
+			close(g.entered)
+			<-g.open
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// Calls made while a pipeline is on the wire share the next one, and each
+// caller gets its own call's answer.
+func TestBatcherSharesRoundTrips(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+		ctx := context.Background()
+		key := rb.Key("{n}")
+		if err := incr.Load(ctx, rb.Client).Err(); err != nil {
+			t.Fatal(err)
+		}
+		g := newGate()
+		rb.Client.AddHook(g)
+		b := NewBatcher(rb.Client, incr, BatchOptions{Max: 128, InFlight: 1})
+
+		const n = 200
+		got := make(chan int64, n)
+		var wg sync.WaitGroup
+		run := func() {
+			v, err := b.Run(ctx, []string{key}).Int64()
+			if err != nil {
+				t.Error(err)
+			}
+			got <- v
+		}
+		wg.Go(run)
+		<-g.entered // the first call is on the wire, alone
+		var queued sync.WaitGroup
+		for range n - 1 {
+			queued.Add(1)
+			wg.Go(func() { queued.Done(); run() })
+		}
+		queued.Wait()
+		for { // wait until all 199 are queued behind it
+			b.mu.Lock()
+			q := len(b.queue)
+			b.mu.Unlock()
+			if q == n-1 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		close(g.open)
+		wg.Wait()
+		close(got)
+		seen := map[int64]bool{}
+		for v := range got {
+			if v < 1 || v > n || seen[v] {
+				t.Fatalf("answer %d twice or out of range", v)
+			}
+			seen[v] = true
+		}
+		if p := g.n.Load(); p != 3 { // 1, then 128 + 71
+			t.Fatalf("%d pipelines for %d calls, want 3", p, n)
+		}
+	})
+}
+
+// A Redis that lost its scripts answers NOSCRIPT; the batch loads the script
+// and sends those calls again, and each runs exactly once.
+func TestBatcherReloadsScript(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+		ctx := context.Background()
+		key := rb.Key("{reload}")
+		b := NewBatcher(rb.Client, incr, BatchOptions{})
+		for i := int64(1); i <= 3; i++ {
+			if err := rb.Client.ScriptFlush(ctx).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := b.Run(ctx, []string{key}).Int64(); err != nil || v != i {
+				t.Fatalf("run %d: %d, %v", i, v, err)
+			}
+		}
+	})
+}
+
+// A call whose context has already ended is not sent.
+func TestBatcherCancelledCall(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		key := rb.Key("{cancelled}")
+		err := NewBatcher(rb.Client, incr, BatchOptions{}).Run(ctx, []string{key}).Err()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v, want context.Canceled", err)
+		}
+		if n, _ := rb.Client.Exists(context.Background(), key).Result(); n != 0 {
+			t.Fatal("a cancelled call ran")
+		}
+	})
+}
