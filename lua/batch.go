@@ -39,7 +39,7 @@ type call struct {
 // BatchOptions tune a Batcher; zero values take the defaults.
 type BatchOptions struct {
 	Max      int           // calls per pipeline (default 128)
-	InFlight int           // pipelines on the wire at once (default 2)
+	InFlight int           // pipelines on the wire at once (default 1)
 	Timeout  time.Duration // bound on one pipeline (default 5 s)
 }
 
@@ -49,7 +49,7 @@ func NewBatcher(rdb redis.UniversalClient, script *redis.Script, opt BatchOption
 		opt.Max = 128
 	}
 	if opt.InFlight <= 0 {
-		opt.InFlight = 2
+		opt.InFlight = 1
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 5 * time.Second
