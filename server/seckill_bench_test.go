@@ -176,7 +176,6 @@ func (s *benchSale) graphql(user int, voucher int64) error {
 	return nil
 }
 
-
 func BenchmarkSeckillAdmission(b *testing.B) {
 	s := newBenchSale(b)
 	admit := lua.Script("seckill_admit")
