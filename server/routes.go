@@ -53,11 +53,11 @@ func (a *App) routes() http.Handler {
 func (a *App) graphqlServer(origins originPolicy) *handler.Server {
 	srv := handler.New(graph.NewSchema(a.resolver))
 	srv.AddTransport(transport.Websocket{
-		Implementation:        gorillaWebsocket{CheckOrigin: origins.allows},
-		InitFunc:              a.websocketInit,
-		InitTimeout:           10 * time.Second,
-		KeepAlivePingInterval: 15 * time.Second, // graphql-ws
-		PingPongInterval:      15 * time.Second, // graphql-transport-ws
+		// gorillaWebsocket sends the pings and keep-alives (graphql-transport-ws
+		// and graphql-ws) instead of gqlgen's per-connection goroutines.
+		Implementation: gorillaWebsocket{CheckOrigin: origins.allows, Heartbeat: a.heartbeat},
+		InitFunc:       a.websocketInit,
+		InitTimeout:    10 * time.Second,
 	})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
