@@ -27,18 +27,14 @@ type gorillaWebsocket struct {
 
 var _ transport.WebsocketImplementation = gorillaWebsocket{}
 
+// Accept takes the connection Detach upgraded, or upgrades r itself.
 func (ws gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
-	up := websocket.Upgrader{
-		// Idle subscriptions are the common case: share write buffers
-		// instead of holding 4 KB per connection.
-		WriteBufferPool:  wsWriteBuffers,
-		HandshakeTimeout: 10 * time.Second,
-		Subprotocols:     slices.Clone(opts.Subprotocols),
-		CheckOrigin:      ws.CheckOrigin,
-	}
-	c, err := up.Upgrade(w, r, opts.ResponseHeader)
-	if err != nil {
-		return nil, err // Upgrade has already written the HTTP error
+	c, ok := r.Context().Value(upgradedKey{}).(*websocket.Conn)
+	if !ok {
+		var err error
+		if c, err = ws.upgrader(opts.Subprotocols).Upgrade(w, r, opts.ResponseHeader); err != nil {
+			return nil, err // Upgrade has already written the HTTP error
+		}
 	}
 	g := &gorillaConn{c: c, every: ws.Heartbeat}
 	if g.every > 0 {
@@ -48,6 +44,19 @@ func (ws gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts t
 		g.beat = time.AfterFunc(g.every, g.heartbeat)
 	}
 	return g, nil
+}
+
+func (ws gorillaWebsocket) upgrader(subprotocols []string) *websocket.Upgrader {
+	return &websocket.Upgrader{
+		// Idle subscriptions are the common case: a small read buffer (a
+		// longer message is read in several pieces), and write buffers
+		// shared instead of 4 KB held per connection.
+		ReadBufferSize:   512,
+		WriteBufferPool:  wsWriteBuffers,
+		HandshakeTimeout: 10 * time.Second,
+		Subprotocols:     slices.Clone(subprotocols),
+		CheckOrigin:      ws.CheckOrigin,
+	}
 }
 
 var wsWriteBuffers = &sync.Pool{}
