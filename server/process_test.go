@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -100,7 +101,8 @@ const benchServeEnv = "HMDP_BENCH_SERVE"
 // measurements: SIGUSR1 runs a garbage collection, returns the freed memory
 // to the OS and logs "freed", so the resident size read next holds no
 // garbage. With HMDP_BENCH_PROFILE=path it also writes the heap profile and
-// the goroutines then to path.heap and path.stacks.
+// the goroutines then to path.heap and path.stacks, and SIGUSR2 starts and
+// stops (logging "profiled") a CPU profile to path.cpu.
 func serveForBenchmark() int {
 	cfg, err := LoadConfig(nil, os.Getenv)
 	if err != nil {
@@ -120,6 +122,9 @@ func serveForBenchmark() int {
 			log.Info("freed")
 		}
 	}()
+	if path := os.Getenv("HMDP_BENCH_PROFILE"); path != "" {
+		go profileCPU(path+".cpu", log)
+	}
 	if err := run(cfg, log); err != nil {
 		log.Error("server stopped", "err", err)
 		return 1
@@ -134,4 +139,24 @@ func writeProfile(path, name string, debug int) {
 	}
 	defer f.Close()
 	_ = pprof.Lookup(name).WriteTo(f, debug)
+}
+
+// profileCPU profiles between each two SIGUSR2s.
+func profileCPU(path string, log *slog.Logger) {
+	usr2 := make(chan os.Signal, 1)
+	signal.Notify(usr2, syscall.SIGUSR2)
+	for range usr2 {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			log.Error("cpu profile", "err", err)
+			return
+		}
+		<-usr2
+		pprof.StopCPUProfile()
+		f.Close()
+		log.Info("profiled")
+	}
 }
