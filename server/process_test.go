@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -123,6 +124,7 @@ func serveForBenchmark() int {
 		}
 	}()
 	if path := os.Getenv("HMDP_BENCH_PROFILE"); path != "" {
+		runtime.MemProfileRate = 64 // every allocation, nearly: per-subscription costs are small
 		go profileCPU(path+".cpu", log)
 	}
 	if err := run(cfg, log); err != nil {
