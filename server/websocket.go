@@ -62,7 +62,8 @@ func (ws gorillaWebsocket) upgrader(subprotocols []string) *websocket.Upgrader {
 var wsWriteBuffers = &sync.Pool{}
 
 // gorillaConn serialises writes: gorilla allows one concurrent writer, while
-// gqlgen writes from its reader, its ping loop and each subscription.
+// gqlgen writes from its reader and each subscription, and the heartbeat from
+// its timer.
 type gorillaConn struct {
 	c  *websocket.Conn
 	mu sync.Mutex // guards writes and the fields below

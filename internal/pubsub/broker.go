@@ -126,7 +126,7 @@ func (b *Broker) PublishMany(ctx context.Context, msgs []Message, batch int) err
 // Sub is one local subscriber. Read C until it closes, then Err tells why
 // (nil when the owner called Close).
 type Sub struct {
-	C <-chan []byte // nil for the subscribers of Stream, which have their own channel
+	C <-chan []byte // nil for the subscribers of Listen, which have their own channel
 
 	b     *Broker
 	kind  string
