@@ -13,9 +13,11 @@ import (
 )
 
 // WithLoaders gives a response its own loaders (the server calls it for every
-// response, subscription events included).
+// response, subscription events included), made when a resolver first needs
+// them: an idle subscription, waiting for its next event, holds none.
 func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
-	return loader.With(ctx, r.Loaders.New(viewerID(ctx)))
+	viewer := viewerID(ctx)
+	return loader.WithLazy(ctx, func() *loader.Loaders { return r.Loaders.New(viewer) })
 }
 
 // loaders are the response's loaders; a resolver run outside a response

@@ -50,6 +50,8 @@ type App struct {
 	resolver *graph.Resolver
 	handler  http.Handler
 	seckill  *seckill.Service
+	// heartbeat: how often idle websockets are pinged (gorillaWebsocket).
+	heartbeat time.Duration
 
 	// shutdown is cancelled first on stop: it ends websocket subscriptions,
 	// which http.Server.Shutdown cannot see.
@@ -67,12 +69,17 @@ type Options struct {
 	EntOptions []ent.Option
 	// LoaderWait replaces the dataloaders' batching pause (see internal/loader).
 	LoaderWait time.Duration
+	// WebsocketHeartbeat replaces the 15 s ping interval of websockets.
+	WebsocketHeartbeat time.Duration
 }
 
 // NewApp connects to MySQL (or the embedded SQLite) and Redis (or the embedded
 // one), migrates, seeds when asked, and builds the HTTP handler.
 func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *App, err error) {
-	a = &App{cfg: cfg, log: log, registry: newRegistry()}
+	a = &App{cfg: cfg, log: log, registry: newRegistry(), heartbeat: 15 * time.Second}
+	if opt.WebsocketHeartbeat > 0 {
+		a.heartbeat = opt.WebsocketHeartbeat
+	}
 	defer func() {
 		if err != nil {
 			a.Close()

@@ -18,6 +18,17 @@ const benchClients = 50
 // when both are configured, else on the embedded ones.
 func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {
 	b.Helper()
+	cfg := benchConfig(b)
+	for _, e := range edit {
+		e(&cfg)
+	}
+	return benchApp(b, cfg)
+}
+
+// benchConfig is a configuration on the real back ends when both are
+// configured, else on the embedded ones.
+func benchConfig(b *testing.B) Config {
+	b.Helper()
 	cfg, err := LoadConfig(nil, func(string) string { return "" })
 	if err != nil {
 		b.Fatal(err)
@@ -30,9 +41,12 @@ func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {
 		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",")
 		cfg.RedisPrefix = r.Prefix
 	}
-	for _, e := range edit {
-		e(&cfg)
-	}
+	return cfg
+}
+
+// benchApp starts a server with cfg behind an httptest server.
+func benchApp(b *testing.B, cfg Config) (*App, string, *smsBox) {
+	b.Helper()
 	sms := &smsBox{codes: map[string]string{}}
 	app, err := NewApp(context.Background(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), Options{Sender: sms})
 	if err != nil {

@@ -13,6 +13,9 @@ import (
 // stream consumers, session loads and the embedded Redis's clock all stop with
 // the server.
 func TestMain(m *testing.M) {
+	if os.Getenv(benchServeEnv) != "" {
+		os.Exit(serveForBenchmark())
+	}
 	code := m.Run()
 	// Idle keep-alive connections of the tests' shared HTTP client are the
 	// client's, not the server's; a test that killed a server process leaves some.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -42,23 +41,6 @@ func withViewer(a *auth.Service, log *slog.Logger, next http.Handler) http.Handl
 				ctx = auth.WithViewer(ctx, v)
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
-}
-
-// untilShutdown ties websocket requests to the shutdown context as well as their
-// own: http.Server.Shutdown does not close hijacked connections, so cancelling
-// this context is what ends open subscriptions.
-func untilShutdown(shutdown context.Context, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Upgrade") == "" {
-			next.ServeHTTP(w, r)
-			return
-		}
-		ctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		stop := context.AfterFunc(shutdown, cancel)
-		defer stop()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -22,14 +22,14 @@ import (
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
 	origins := originPolicy{allowed: a.cfg.AllowedOrigins}
-	// Outermost first: shutdown ends websockets, origin checks, CORS, the
-	// session, the body limit, then gqlgen.
-	var api http.Handler = a.graphqlServer(origins)
+	ws := gorillaWebsocket{CheckOrigin: origins.allows, Heartbeat: a.heartbeat}
+	// Outermost first: origin checks, CORS, the session, the body limit, then
+	// websockets go on their own goroutines (which shutdown ends), then gqlgen.
+	var api http.Handler = ws.Detach(a.shutdown, a.graphqlServer(ws))
 	api = limitBodies(a.cfg.MaxBodyBytes, maxUploadBody, api)
 	api = withViewer(a.auth, a.log, api)
 	api = origins.cors(api)
 	api = origins.websockets(api)
-	api = untilShutdown(a.shutdown, api)
 	mux.Handle("/graphql", api)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
@@ -50,14 +50,14 @@ func (a *App) routes() http.Handler {
 	return mux
 }
 
-func (a *App) graphqlServer(origins originPolicy) *handler.Server {
+func (a *App) graphqlServer(ws gorillaWebsocket) *handler.Server {
 	srv := handler.New(graph.NewSchema(a.resolver))
 	srv.AddTransport(transport.Websocket{
-		Implementation:        gorillaWebsocket{CheckOrigin: origins.allows},
-		InitFunc:              a.websocketInit,
-		InitTimeout:           10 * time.Second,
-		KeepAlivePingInterval: 15 * time.Second, // graphql-ws
-		PingPongInterval:      15 * time.Second, // graphql-transport-ws
+		// gorillaWebsocket sends the pings and keep-alives (graphql-transport-ws
+		// and graphql-ws) instead of gqlgen's per-connection goroutines.
+		Implementation: ws,
+		InitFunc:       a.websocketInit,
+		InitTimeout:    10 * time.Second,
 	})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -167,51 +166,6 @@ func try(url, token string, voucherID int64) (string, string, error) {
 }
 
 // serverProcess is the real binary running as a subprocess.
-type serverProcess struct {
-	cmd *exec.Cmd
-	url string
-}
-
-func startProcess(t *testing.T, bin string, env []string) *serverProcess {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin)
-	cmd.Env = append(append(os.Environ(), env...), "HMDP_ADDR="+addr)
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	listening := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), `"msg":"listening"`) {
-				listening <- true
-			}
-			if testing.Verbose() {
-				t.Log(sc.Text())
-			}
-		}
-		close(listening)
-	}()
-	select {
-	case ok := <-listening:
-		if !ok {
-			t.Fatal("server process exited before listening")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("server process did not start")
-	}
-	return &serverProcess{cmd: cmd, url: "http://" + addr}
-}
-
 // kill -9 a server in the middle of a sale, start it again: every order a
 // client saw accepted is persisted once, nothing is oversold, and the
 // restarted process takes over what the dead one had read but not persisted.

@@ -94,3 +94,72 @@ func TestStopClosesWebsockets(t *testing.T) {
 		}
 	}
 }
+
+// Idle websockets hear from the server every heartbeat: graphql-transport-ws
+// clients get pings and stay while they answer them, and are dropped about two
+// intervals after they stop (or never start); graphql-ws clients get
+// keep-alives.
+func TestWebsocketHeartbeat(t *testing.T) {
+	const beat = 100 * time.Millisecond
+	ts := startApp(t, "embedded", testConfig(t, "embedded"), Options{WebsocketHeartbeat: beat})
+	answering, err := dialWS(t, ts.URL, "graphql-transport-ws", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	silent, err := dialWS(t, ts.URL, "graphql-transport-ws", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptAlive, err := dialWS(t, ts.URL, "graphql-ws", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for pings := 0; pings < 8; {
+		m, err := answering.next(5 * time.Second)
+		if err != nil {
+			t.Fatalf("after %d pings: %v", pings, err)
+		}
+		if m.Type == "ping" {
+			pings++
+			_ = answering.conn.WriteJSON(wsMessage{Type: "pong"})
+		}
+	}
+	if time.Since(start) < 4*beat {
+		t.Fatalf("8 pings in %v: faster than every %v", time.Since(start), beat)
+	}
+	answering.subscribe("1", `{ me { id } }`, nil)
+	if r := answering.result("1", 5*time.Second); string(r.Data) != `{"me":null}` {
+		t.Fatalf("answering client after the pings: %s %+v", r.Data, r.Errors)
+	}
+
+	// A client that does not answer is dropped: it reads the pings sent
+	// before, then the end.
+	dropped := func(c *wsClient, who string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			m, err := c.next(time.Until(deadline))
+			if isTimeout(err) || time.Now().After(deadline) {
+				t.Fatalf("%s is still connected", who)
+			}
+			if err != nil {
+				return
+			}
+			if m.Type != "ping" && m.Type != "complete" {
+				t.Fatalf("%s got %s", who, m.Type)
+			}
+		}
+	}
+	dropped(silent, "a client that never answered pings")
+	dropped(answering, "a client that stopped answering pings")
+
+	for kas := 0; kas < 3; {
+		m, err := keptAlive.next(5 * time.Second)
+		if err != nil {
+			t.Fatalf("graphql-ws after %d keep-alives: %v", kas, err)
+		}
+		if m.Type == "ka" {
+			kas++
+		}
+	}
+}

@@ -392,17 +392,12 @@ func timeOf(ms int64) time.Time { return time.UnixMilli(ms) }
 
 // Subscribe streams the viewer's new feed items until ctx ends. onEnd gets
 // the reason when the broker ends the stream (a client too slow to keep up).
+// The blogs are shared by every subscription of the viewer: read-only.
 func (s *Service) Subscribe(ctx context.Context, viewer int64, onEnd func(error)) (<-chan *ent.Blog, error) {
-	sub, err := s.broker.Subscribe(ctx, "feedItems", Topic(viewer))
-	if err != nil {
-		return nil, err
-	}
-	return pubsub.Stream(ctx, sub, func(_ context.Context, p []byte) (*ent.Blog, bool) {
-		var b ent.Blog
-		if err := json.Unmarshal(p, &b); err != nil {
-			s.log.ErrorContext(ctx, "feed: bad event", "err", err)
-			return nil, false
-		}
-		return &b, true
-	}, onEnd), nil
+	return pubsub.Listen(ctx, s.broker, "feedItems", Topic(viewer), blogEvents, onEnd)
 }
+
+var blogEvents = pubsub.NewDecoder(func(p []byte) (*ent.Blog, error) {
+	var b ent.Blog
+	return &b, json.Unmarshal(p, &b)
+})

@@ -117,15 +117,18 @@ func (s Sources) New(viewer int64) *Loaders {
 
 type ctxKey struct{}
 
-// With returns ctx carrying l.
-func With(ctx context.Context, l *Loaders) context.Context {
-	return context.WithValue(ctx, ctxKey{}, l)
+// WithLazy returns ctx carrying the loaders newLoaders makes, on first use:
+// a subscription waiting for its next event holds none.
+func WithLazy(ctx context.Context, newLoaders func() *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, sync.OnceValue(newLoaders))
 }
 
 // From returns the loaders in ctx, nil when none.
 func From(ctx context.Context) *Loaders {
-	l, _ := ctx.Value(ctxKey{}).(*Loaders)
-	return l
+	if l, ok := ctx.Value(ctxKey{}).(func() *Loaders); ok {
+		return l()
+	}
+	return nil
 }
 
 // Missing reports a key a mapped loader did not find.

@@ -126,15 +126,38 @@ func (b *Broker) PublishMany(ctx context.Context, msgs []Message, batch int) err
 // Sub is one local subscriber. Read C until it closes, then Err tells why
 // (nil when the owner called Close).
 type Sub struct {
-	C <-chan []byte
+	C <-chan []byte // nil for the subscribers of Listen, which have their own channel
 
 	b     *Broker
 	kind  string
 	topic string
-	ch    chan []byte
-	err   error // set under b.mu before ch is closed
+	out   sink
+	err   error // set under b.mu before out ends
 	gone  bool  // removed from the broker
 }
+
+// sink is where a subscriber's events go; the broker calls it under b.mu.
+// offer must not block: false means the subscriber's buffer is full. end
+// closes the subscriber's channel; reason is why the broker ended it (nil when
+// its owner did).
+type sink interface {
+	offer(d *delivery) bool
+	end(reason error)
+}
+
+// rawSink delivers payloads as they came (Broker.Subscribe).
+type rawSink chan []byte
+
+func (c rawSink) offer(d *delivery) bool {
+	select {
+	case c <- d.payload:
+		return true
+	default:
+		return false
+	}
+}
+
+func (c rawSink) end(error) { close(c) }
 
 // Err is the reason the subscription ended; valid once C is closed.
 func (s *Sub) Err() error {
@@ -154,6 +177,16 @@ func (s *Sub) Close() {
 // metric. It returns once Redis confirmed the subscription (or ctx ended), so
 // an event published after Subscribe returns is delivered.
 func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error) {
+	ch := make(chan []byte, b.buffer)
+	s, err := b.subscribe(ctx, kind, name, rawSink(ch))
+	if err != nil {
+		return nil, err
+	}
+	s.C = ch
+	return s, nil
+}
+
+func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*Sub, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -187,8 +220,7 @@ func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error)
 			return nil, fmt.Errorf("pubsub: subscribe %s: %w", ch, err)
 		}
 	}
-	ch := make(chan []byte, b.buffer)
-	s := &Sub{C: ch, b: b, kind: kind, topic: name, ch: ch}
+	s := &Sub{b: b, kind: kind, topic: name, out: out}
 	t.subs[s] = struct{}{}
 	b.active.WithLabelValues(kind).Inc()
 	ready := t.ready
@@ -220,7 +252,7 @@ func (b *Broker) removeLocked(s *Sub, reason error) {
 	}
 	s.gone = true
 	s.err = reason
-	close(s.ch)
+	s.out.end(reason)
 	b.active.WithLabelValues(s.kind).Dec()
 	t := b.topics[s.topic]
 	if t == nil {
@@ -276,7 +308,7 @@ func (b *Broker) deliver(m *redis.Message) {
 	if len(m.Channel) < len(b.prefix) {
 		return
 	}
-	payload := []byte(m.Payload)
+	d := delivery{payload: []byte(m.Payload)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t := b.topics[m.Channel[len(b.prefix):]]
@@ -284,11 +316,12 @@ func (b *Broker) deliver(m *redis.Message) {
 		return
 	}
 	for s := range t.subs {
-		select {
-		case s.ch <- payload:
-		default:
+		if !s.out.offer(&d) {
 			b.removeLocked(s, ErrSlowConsumer)
 		}
+	}
+	if d.err != nil {
+		b.log.Error("pubsub: undecodable event", "topic", m.Channel[len(b.prefix):], "err", d.err)
 	}
 }
 
