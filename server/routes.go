@@ -89,8 +89,10 @@ func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (conte
 	if token == "" {
 		token = bearerToken(p.GetString("token"))
 	}
+	// The ack carries no payload: echoing the init payload would send the
+	// token back down the socket, into client logs and devtools.
 	if token == "" {
-		return ctx, &p, nil
+		return ctx, nil, nil
 	}
 	v, err := a.auth.Authenticate(ctx, token)
 	if err != nil {
@@ -100,7 +102,7 @@ func (a *App) websocketInit(ctx context.Context, p transport.InitPayload) (conte
 	if v == nil {
 		return refuse(ctx, 4403, "invalid or expired token")
 	}
-	return auth.WithViewer(ctx, v), &p, nil
+	return auth.WithViewer(ctx, v), nil, nil
 }
 
 // refuse ends a websocket at connection_init with a close code of the

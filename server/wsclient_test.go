@@ -47,6 +47,10 @@ func dialWS(t *testing.T, serverURL, protocol string, payload map[string]any, he
 		}
 		switch m.Type {
 		case "connection_ack":
+			// Nothing of the init payload (the token) is sent back.
+			if len(m.Payload) > 0 && string(m.Payload) != "null" {
+				t.Errorf("connection_ack carries a payload: %s", m.Payload)
+			}
 			return c, nil
 		case "ka", "ping", "pong":
 			continue

@@ -41,18 +41,13 @@ func (u *Updates) OrderChanged(ctx context.Context, o *Order) {
 }
 
 // Subscribe streams userID's order changes until ctx ends; onEnd hears why the
-// broker ended it early (a slow consumer, shutdown).
+// broker ended it early (a slow consumer, shutdown). The orders are shared by
+// every subscription of the user: read-only.
 func (u *Updates) Subscribe(ctx context.Context, userID int64, onEnd func(error)) (<-chan *Order, error) {
-	sub, err := u.broker.Subscribe(ctx, "orderUpdates", Topic(userID))
-	if err != nil {
-		return nil, err
-	}
-	return pubsub.Stream(ctx, sub, func(_ context.Context, p []byte) (*Order, bool) {
-		var o Order
-		if err := json.Unmarshal(p, &o); err != nil {
-			u.log.ErrorContext(ctx, "order: bad event", "err", err)
-			return nil, false
-		}
-		return &o, true
-	}, onEnd), nil
+	return pubsub.Listen(ctx, u.broker, "orderUpdates", Topic(userID), orderEvents, onEnd)
 }
+
+var orderEvents = pubsub.NewDecoder(func(p []byte) (*Order, error) {
+	var o Order
+	return &o, json.Unmarshal(p, &o)
+})

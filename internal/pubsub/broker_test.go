@@ -14,7 +14,7 @@ import (
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-// TestMain proves every dispatcher and stream goroutine ends.
+// TestMain proves every dispatcher and subscribing goroutine ends.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func newBroker(t *testing.T, b testenv.RedisBackend, opt Options) (*Broker, *prometheus.Registry) {
@@ -186,63 +186,6 @@ func TestSlowConsumerIsDropped(t *testing.T) {
 			t.Fatalf("active = %v, want 1", got)
 		}
 		fast.Close()
-	})
-}
-
-// Close ends every subscription with ErrClosed; Stream reports the reason
-// through onEnd and closes its channel, and further Subscribes fail.
-func TestCloseEndsStreams(t *testing.T) {
-	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
-		ctx := context.Background()
-		br := New(b.Client, b.Prefix, nil, Options{})
-		sub, err := br.Subscribe(ctx, "k", "t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ended error
-		out := Stream(ctx, sub, func(_ context.Context, p []byte) (string, bool) { return string(p), string(p) != "skip" }, func(err error) { ended = err })
-		_ = br.Publish(ctx, "t", []byte("skip"))
-		_ = br.Publish(ctx, "t", []byte("one"))
-		if v := <-out; v != "one" {
-			t.Fatalf("got %q", v)
-		}
-		if err := br.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := <-out; ok {
-			t.Fatal("stream still open")
-		}
-		if !errors.Is(ended, ErrClosed) {
-			t.Fatalf("onEnd got %v", ended)
-		}
-		if _, err := br.Subscribe(ctx, "k", "t"); !errors.Is(err, ErrClosed) {
-			t.Fatalf("subscribe after close: %v", err)
-		}
-	})
-}
-
-// A cancelled context ends a Stream and unsubscribes, without calling onEnd.
-func TestStreamEndsWithContext(t *testing.T) {
-	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
-		br, _ := newBroker(t, b, Options{})
-		ctx, cancel := context.WithCancel(context.Background())
-		sub, err := br.Subscribe(ctx, "k", "t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		called := false
-		out := Stream(ctx, sub, func(_ context.Context, p []byte) ([]byte, bool) { return p, true }, func(error) { called = true })
-		_ = br.Publish(context.Background(), "t", []byte("pending")) // never read: the producer blocks on send, then sees ctx
-		time.Sleep(50 * time.Millisecond)
-		cancel()
-		for range out {
-		}
-		if called {
-			t.Fatal("onEnd called for a cancelled context")
-		}
-		if got := gauge(t, br.active.WithLabelValues("k")); got != 0 {
-			t.Fatalf("active = %v, want 0", got)
-		}
 	})
 }
 

@@ -33,7 +33,7 @@ type delivery struct {
 // the broker ends the subscription; then, before the channel closes, onEnd
 // gets the reason (ErrSlowConsumer, ErrClosed), so the caller can show it to
 // the client. onEnd runs with the broker locked: it must be short and must
-// not call the broker. Unlike Stream, it costs no goroutine per subscriber.
+// not call the broker. It costs no goroutine per subscriber.
 func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Decoder[T], onEnd func(error)) (<-chan T, error) {
 	out := &typedSink[T]{ch: make(chan T, b.buffer), dec: dec, onEnd: onEnd}
 	// Subscribing may take a Redis round trip down go-redis's deep call
