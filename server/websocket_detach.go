@@ -40,6 +40,11 @@ func (ws gorillaWebsocket) Detach(shutdown context.Context, next http.Handler) h
 		// The body (an upgrade has none) may wrap the ResponseWriter
 		// (http.MaxBytesReader), which would keep net/http's buffers.
 		r.Body, r.GetBody = http.NoBody, nil
+		// gqlgen keeps the request's headers for the connection's life and
+		// needs only Upgrade (to pick its websocket transport); everything a
+		// subscription needs came in connection_init. A browser's headers
+		// (cookies, user agent, accept lists) would be dead weight per socket.
+		r.Header = http.Header{"Upgrade": {"websocket"}}
 		go func() {
 			defer cancel()
 			defer stop()

@@ -28,7 +28,11 @@ var (
 )
 
 // DefaultBuffer is the per-subscriber buffer when Options.Buffer is zero.
-const DefaultBuffer = 64
+// Events wait in it only while that client's socket write is blocked, and
+// every open subscription pays for it (8 bytes an event): 16 is ample for a
+// feed or an order's status changes and 384 bytes less per subscription
+// than 64.
+const DefaultBuffer = 16
 
 // Options tune a Broker.
 type Options struct {
