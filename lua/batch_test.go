@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,30 +17,6 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var incr = redis.NewScript(`return redis.call('INCR', KEYS[1])`)
 
-// gate counts the pipelines of EVALSHAs and holds the first until open closes.
-type gate struct {
-	n       atomic.Int64
-	entered chan struct{}
-	open    chan struct{}
-}
-
-func newGate() *gate { return &gate{entered: make(chan struct{}), open: make(chan struct{})} }
-
-func (g *gate) DialHook(next redis.DialHook) redis.DialHook          { return next }
-func (g *gate) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
-func (g *gate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		if cmds[0].Name() != "evalsha" { // go-redis's own connection set-up
-			return next(ctx, cmds)
-		}
-		if g.n.Add(1) == 1 {
-			close(g.entered)
-			<-g.open
-		}
-		return next(ctx, cmds)
-	}
-}
-
 // Calls made while a pipeline is on the wire share the next one, and each
 // caller gets its own call's answer.
 func TestBatcherSharesRoundTrips(t *testing.T) {
@@ -51,7 +26,7 @@ func TestBatcherSharesRoundTrips(t *testing.T) {
 		if err := incr.Load(ctx, rb.Client).Err(); err != nil {
 			t.Fatal(err)
 		}
-		g := newGate()
+		g := testenv.NewPipelineGate("evalsha")
 		rb.Client.AddHook(g)
 		b := NewBatcher(rb.Client, incr, BatchOptions{Max: 128, InFlight: 1})
 
@@ -66,7 +41,7 @@ func TestBatcherSharesRoundTrips(t *testing.T) {
 			got <- v
 		}
 		wg.Go(run)
-		<-g.entered // the first call is on the wire, alone
+		<-g.Entered // the first call is on the wire, alone
 		var queued sync.WaitGroup
 		for range n - 1 {
 			queued.Add(1)
@@ -82,7 +57,7 @@ func TestBatcherSharesRoundTrips(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
-		close(g.open)
+		close(g.Open)
 		wg.Wait()
 		close(got)
 		seen := map[int64]bool{}
@@ -92,7 +67,7 @@ func TestBatcherSharesRoundTrips(t *testing.T) {
 			}
 			seen[v] = true
 		}
-		if p := g.n.Load(); p != 3 { // 1, then 128 + 71
+		if p := g.Pipelines(); p != 3 { // 1, then 128 + 71
 			t.Fatalf("%d pipelines for %d calls, want 3", p, n)
 		}
 	})

@@ -3,42 +3,11 @@ package pubsub
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/internal/testenv"
 )
-
-// gatedPipelines counts PUBLISH pipelines and holds the first one until open is
-// closed, so events posted meanwhile queue up behind it.
-type gatedPipelines struct {
-	n       atomic.Int64
-	entered chan struct{} // closed when the first pipeline reaches the gate
-	open    chan struct{}
-}
-
-func newGate() *gatedPipelines {
-	return &gatedPipelines{entered: make(chan struct{}), open: make(chan struct{})}
-}
-
-func (g *gatedPipelines) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (g *gatedPipelines) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return next
-}
-func (g *gatedPipelines) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		if cmds[0].Name() != "publish" { // go-redis's own connection set-up
-			return next(ctx, cmds)
-		}
-		if g.n.Add(1) == 1 {
-			close(g.entered)
-			<-g.open
-		}
-		return next(ctx, cmds)
-	}
-}
 
 // Events posted while a round trip is under way share the next one, and every
 // subscriber sees all of them in the order they were posted.
@@ -51,20 +20,20 @@ func TestPosterBatchesAndKeepsOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sub.Close()
-		gate := newGate()
+		gate := testenv.NewPipelineGate("publish")
 		b.Client.AddHook(gate)
 		p := NewPoster(br, PosterOptions{Batch: 256})
 		defer p.Close()
 
 		const n = 500
 		p.Post("posted", []byte("0"))
-		<-gate.entered // the first event is on its way alone
+		<-gate.Entered // the first event is on its way alone
 		for i := 1; i < n; i++ {
 			if !p.Post("posted", fmt.Appendf(nil, "%d", i)) {
 				t.Fatalf("event %d dropped", i)
 			}
 		}
-		close(gate.open)
+		close(gate.Open)
 		for i := range n {
 			if got, want := string(recv(t, sub)), fmt.Sprint(i); got != want {
 				t.Fatalf("event %d is %q, want %q", i, got, want)
@@ -72,7 +41,7 @@ func TestPosterBatchesAndKeepsOrder(t *testing.T) {
 		}
 		// The first event went alone; the 499 queued behind it need two
 		// pipelines of at most 256.
-		if got := gate.n.Load(); got != 3 {
+		if got := gate.Pipelines(); got != 3 {
 			t.Fatalf("%d pipelines for %d events, want 3", got, n)
 		}
 	})
@@ -109,13 +78,13 @@ func TestPosterCloseFlushes(t *testing.T) {
 func TestPosterDropsWhenFull(t *testing.T) {
 	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
 		br, _ := newBroker(t, b, Options{})
-		gate := newGate()
+		gate := testenv.NewPipelineGate("publish")
 		b.Client.AddHook(gate)
 		p := NewPoster(br, PosterOptions{Queue: 10, Batch: 1})
 		defer p.Close()
-		defer close(gate.open)
+		defer close(gate.Open)
 		p.Post("full", []byte("x"))
-		<-gate.entered
+		<-gate.Entered
 		accepted := 1
 		for range 100 {
 			if p.Post("full", []byte("x")) {

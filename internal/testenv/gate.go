@@ -1,0 +1,43 @@
+package testenv
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// PipelineGate is a go-redis hook for tests of batching: it counts the
+// pipelines whose first command is named cmd (go-redis's own connection
+// set-up is a pipeline too) and holds the first of them until Open is closed,
+// so that work arriving meanwhile queues up behind it.
+type PipelineGate struct {
+	cmd     string
+	n       atomic.Int64
+	Entered chan struct{} // closed when the first pipeline reaches the gate
+	Open    chan struct{} // close to let it through
+}
+
+// NewPipelineGate returns a closed gate for pipelines of cmd ("publish").
+func NewPipelineGate(cmd string) *PipelineGate {
+	return &PipelineGate{cmd: cmd, Entered: make(chan struct{}), Open: make(chan struct{})}
+}
+
+// Pipelines is how many pipelines of cmd have been sent.
+func (g *PipelineGate) Pipelines() int64 { return g.n.Load() }
+
+func (g *PipelineGate) DialHook(next redis.DialHook) redis.DialHook          { return next }
+func (g *PipelineGate) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (g *PipelineGate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if len(cmds) == 0 || cmds[0].Name() != g.cmd {
+			return next(ctx, cmds)
+		}
+		if g.n.Add(1) == 1 {
+			close(g.Entered)
+			<-g.Open
+		}
+		return next(ctx, cmds)
+	}
+}
