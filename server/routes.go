@@ -76,7 +76,7 @@ func (a *App) graphqlServer(ws gorillaWebsocket) *handler.Server {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(DepthLimit{Max: a.cfg.MaxDepth})
-	srv.Use(extension.FixedComplexityLimit(a.cfg.MaxComplexity))
+	srv.Use(&ComplexityLimit{Max: a.cfg.MaxComplexity})
 	srv.Use(newGraphQLMetrics(a.registry))
 	return srv
 }

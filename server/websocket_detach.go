@@ -13,6 +13,10 @@ var gqlgenSubprotocols = []string{"graphql-ws", "graphql-transport-ws"}
 
 type upgradedKey struct{}
 
+// upgradedHeader is the request header gqlgen sees on every websocket. Shared:
+// nothing may write to it (gqlgen and our resolvers only read headers).
+var upgradedHeader = http.Header{"Upgrade": {"websocket"}}
+
 // Detach upgrades websocket requests on net/http's connection goroutine, then
 // serves them with next (gqlgen's transport, whose Accept takes the upgraded
 // connection) on a goroutine of its own and returns at once. net/http's
@@ -42,9 +46,9 @@ func (ws gorillaWebsocket) Detach(shutdown context.Context, next http.Handler) h
 		r.Body, r.GetBody = http.NoBody, nil
 		// gqlgen keeps the request's headers for the connection's life and
 		// needs only Upgrade (to pick its websocket transport); everything a
-		// subscription needs came in connection_init. A browser's headers
-		// (cookies, user agent, accept lists) would be dead weight per socket.
-		r.Header = http.Header{"Upgrade": {"websocket"}}
+		// subscription needs comes in connection_init. So every websocket
+		// shares one read-only header map instead of keeping its own.
+		r.Header = upgradedHeader
 		go func() {
 			defer cancel()
 			defer stop()
