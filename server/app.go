@@ -181,8 +181,16 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opt Options) (a *
 // Handler is the root HTTP handler.
 func (a *App) Handler() http.Handler { return a.handler }
 
-// Stop ends subscriptions; in-flight HTTP requests are drained by the http.Server.
-func (a *App) Stop() { a.cancelShutdown() }
+// Stop ends subscriptions, each with a message saying the server is shutting
+// down, then closes the websockets; in-flight HTTP requests are drained by
+// the http.Server. Events can still be published meanwhile (to the other
+// instances' subscribers).
+func (a *App) Stop() {
+	if a.broker != nil {
+		_ = a.broker.Close()
+	}
+	a.cancelShutdown()
+}
 
 // StopWorkers stops the background workers (flash-sale stream consumers),
 // letting each finish the batch it holds until ctx ends. Call it after the
@@ -197,7 +205,7 @@ func (a *App) StopWorkers(ctx context.Context) {
 // Close releases the connections.
 func (a *App) Close() {
 	if a.cancelShutdown != nil {
-		a.cancelShutdown()
+		a.Stop()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	a.StopWorkers(ctx)

@@ -35,7 +35,7 @@ type delivery struct {
 // the client. onEnd runs with the broker locked: it must be short and must
 // not call the broker. It costs no goroutine per subscriber.
 func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Decoder[T], onEnd func(error)) (<-chan T, error) {
-	out := &typedSink[T]{ch: make(chan T, b.buffer), dec: dec, onEnd: onEnd}
+	out := &typedSink[T]{ctx: ctx, ch: make(chan T, b.buffer), dec: dec, onEnd: onEnd}
 	// Subscribing may take a Redis round trip down go-redis's deep call
 	// chain. It runs on a goroutine that ends at once, so the caller's stack
 	// (gqlgen's goroutine, parked for the life of the subscription) does not
@@ -58,6 +58,7 @@ func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Deco
 }
 
 type typedSink[T any] struct {
+	ctx   context.Context
 	ch    chan T
 	dec   *Decoder[T]
 	onEnd func(error)
@@ -80,7 +81,11 @@ func (s *typedSink[T]) offer(d *delivery) bool {
 }
 
 func (s *typedSink[T]) end(reason error) {
-	if reason != nil && s.onEnd != nil {
+	// A subscriber whose context has ended is gone (or going: the
+	// unsubscribe runs after its context ends), and its reader may already
+	// be looking at what onEnd would write (gqlgen reads a subscription's
+	// errors once its context is done): tell only a live one.
+	if reason != nil && s.onEnd != nil && s.ctx.Err() == nil {
 		s.onEnd(reason)
 	}
 	close(s.ch)
