@@ -104,18 +104,19 @@ type Message struct {
 
 // Publish sends payload to every subscriber of topic on every instance.
 func (b *Broker) Publish(ctx context.Context, topic string, payload []byte) error {
-	return b.client.Publish(ctx, b.prefix+topic, payload).Err()
+	return b.publisher(ctx).Publish(ctx, b.prefix+topic, payload).Err()
 }
 
 // PublishMany sends the messages in pipelined batches of batch (one round
-// trip per batch).
+// trip per batch), in order.
 func (b *Broker) PublishMany(ctx context.Context, msgs []Message, batch int) error {
 	if batch <= 0 {
 		batch = 500
 	}
+	c := b.publisher(ctx)
 	for len(msgs) > 0 {
 		n := min(batch, len(msgs))
-		pipe := b.client.Pipeline()
+		pipe := c.Pipeline()
 		for _, m := range msgs[:n] {
 			pipe.Publish(ctx, b.prefix+m.Topic, m.Payload)
 		}
@@ -125,6 +126,21 @@ func (b *Broker) PublishMany(ctx context.Context, msgs []Message, batch int) err
 		msgs = msgs[n:]
 	}
 	return nil
+}
+
+// publisher is where to PUBLISH. On a Redis Cluster a message published on
+// any node reaches the subscribers on all of them, but go-redis sends a
+// keyless command such as PUBLISH to a random node, and messages published
+// on different nodes can overtake each other on the cluster bus. So every
+// message goes through one node (the master of the broker's prefix, found
+// again after a failover), which keeps them in the order they were sent.
+func (b *Broker) publisher(ctx context.Context) redis.UniversalClient {
+	if cc, ok := b.client.(*redis.ClusterClient); ok {
+		if node, err := cc.MasterForKey(ctx, b.prefix); err == nil {
+			return node
+		}
+	}
+	return b.client
 }
 
 // Sub is one local subscriber. Read C until it closes, then Err tells why
@@ -256,8 +272,9 @@ func (b *Broker) removeLocked(s *Sub, reason error) {
 	}
 	s.gone = true
 	s.err = reason
-	s.out.end(reason)
+	// Counted before the subscriber can see its channel closed.
 	b.active.WithLabelValues(s.kind).Dec()
+	s.out.end(reason)
 	t := b.topics[s.topic]
 	if t == nil {
 		return

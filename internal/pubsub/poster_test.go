@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -21,7 +20,7 @@ func TestPosterBatchesAndKeepsOrder(t *testing.T) {
 		}
 		defer sub.Close()
 		gate := testenv.NewPipelineGate("publish")
-		b.Client.AddHook(gate)
+		testenv.AddHook(b.Client, gate)
 		p := NewPoster(br, PosterOptions{Batch: 256})
 		defer p.Close()
 
@@ -79,7 +78,7 @@ func TestPosterDropsWhenFull(t *testing.T) {
 	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
 		br, _ := newBroker(t, b, Options{})
 		gate := testenv.NewPipelineGate("publish")
-		b.Client.AddHook(gate)
+		testenv.AddHook(b.Client, gate)
 		p := NewPoster(br, PosterOptions{Queue: 10, Batch: 1})
 		defer p.Close()
 		defer close(gate.Open)

@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
@@ -40,4 +41,26 @@ func (g *PipelineGate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis
 		}
 		return next(ctx, cmds)
 	}
+}
+
+// AddHook adds hook to client and, on a Redis Cluster, to every node's own
+// client as well: commands a caller sends to one node directly (as
+// pubsub does with PUBLISH) bypass the cluster client's hooks.
+func AddHook(client redis.UniversalClient, hook redis.Hook) {
+	client.AddHook(hook)
+	cc, ok := client.(*redis.ClusterClient)
+	if !ok {
+		return
+	}
+	var hooked sync.Map // *redis.Client -> struct{}: each node once
+	add := func(node *redis.Client) {
+		if _, dup := hooked.LoadOrStore(node, struct{}{}); !dup {
+			node.AddHook(hook)
+		}
+	}
+	cc.OnNewNode(add)
+	_ = cc.ForEachShard(context.Background(), func(_ context.Context, node *redis.Client) error {
+		add(node)
+		return nil
+	})
 }
