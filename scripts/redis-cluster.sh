@@ -4,7 +4,10 @@
 # The command sees HMDP_TEST_REDIS_ADDR=127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3.
 # Needs redis-server and redis-cli (Debian package redis-server).
 set -euo pipefail
-base=${REDIS_CLUSTER_BASE_PORT:-31001}
+# Each node also listens on its port + 10000 (the cluster bus). Both must stay
+# below the kernel's ephemeral range (32768 and up by default), or a test's own
+# outgoing connection can hold a bus port and the node fails to start.
+base=${REDIS_CLUSTER_BASE_PORT:-21001}
 dir=$(mktemp -d)
 ports=("$base" "$((base + 1))" "$((base + 2))")
 pids=()
