@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 func TestLoginMeLogout(t *testing.T) {
@@ -292,25 +294,14 @@ func TestSessionChangesReachEveryInstance(t *testing.T) {
 		var me struct{ Me *struct{ NickName string } }
 		b.ok(token, meQuery, nil, &me) // b now holds the session
 		a.ok(token, `mutation { updateProfile(input: {nickName: "renamed"}) { id } }`, nil, nil)
-		waitFor(t, func() bool {
+		testenv.Eventually(t, 10*time.Second, "the new nickname on the other instance", func() bool {
 			b.ok(token, meQuery, nil, &me)
 			return me.Me != nil && me.Me.NickName == "renamed"
 		})
 		a.ok(token, `mutation { logout }`, nil, nil)
-		waitFor(t, func() bool {
+		testenv.Eventually(t, 10*time.Second, "the logout on the other instance", func() bool {
 			b.ok(token, meQuery, nil, &me)
 			return me.Me == nil
 		})
 	})
-}
-
-// waitFor polls cond until it holds; announcements between instances are
-// asynchronous (through a Redis Cluster's bus, too).
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10 s")
-		}
-	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 const (
@@ -235,7 +237,7 @@ func TestShopTwoInstances(t *testing.T) {
 		a.ok(admin, updateShopMutation, map[string]any{"id": "4", "in": map[string]any{"avgPrice": 4242}}, nil)
 		// The invalidation reaches b asynchronously (on a Redis Cluster through
 		// the cluster bus): wait for it, with a deadline far below the hour.
-		waitFor(t, func() bool { return b.shop("", "4").AvgPrice == 4242 })
+		testenv.Eventually(t, 10*time.Second, "the update on the other instance", func() bool { return b.shop("", "4").AvgPrice == 4242 })
 	})
 }
 

@@ -218,7 +218,7 @@ func TestLogicalExpiryServesStaleAndRebuildsOnce(t *testing.T) {
 			t.Fatalf("stale counter %v", s)
 		}
 		close(src.gate)
-		eventually(t, 5*time.Second, "rebuilt value", func() bool {
+		testenv.Eventually(t, 5*time.Second, "rebuilt value", func() bool {
 			v, _, _ := a.Get(ctx, 1)
 			return v.Name == "renamed"
 		})

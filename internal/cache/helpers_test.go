@@ -120,16 +120,4 @@ func requests(reg *prometheus.Registry, result string) float64 {
 	return 0
 }
 
-// eventually polls cond until it holds or a deadline passes.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 var errInjected = errors.New("injected failure")

@@ -43,7 +43,7 @@ func TestNearCacheInvalidatedOnEveryInstance(t *testing.T) {
 		if v, _, _ := a.Get(ctx, 2); v.Name != "changed" {
 			t.Fatalf("writer instance: %+v", v)
 		}
-		eventually(t, 2*time.Second, "other instance sees the change", func() bool {
+		testenv.Eventually(t, 2*time.Second, "other instance sees the change", func() bool {
 			v, _, _ := c.Get(ctx, 2)
 			return v.Name == "changed"
 		})

@@ -70,7 +70,7 @@ func TestFailedDeleteIsRetried(t *testing.T) {
 		}
 		ob.Start()
 		defer ob.Close()
-		eventually(t, 10*time.Second, "retried delete", func() bool {
+		testenv.Eventually(t, 10*time.Second, "retried delete", func() bool {
 			n, _ := ob.Pending(ctx)
 			return n == 0
 		})
@@ -107,6 +107,6 @@ func TestOutboxRunsOrphanedRows(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("orphaned row never ran")
 		}
-		eventually(t, 5*time.Second, "row deleted", func() bool { n, _ := ob.Pending(ctx); return n == 0 })
+		testenv.Eventually(t, 5*time.Second, "row deleted", func() bool { n, _ := ob.Pending(ctx); return n == 0 })
 	})
 }

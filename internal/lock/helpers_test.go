@@ -72,16 +72,6 @@ func serverAddr(b testenv.RedisBackend) string {
 
 // eventually polls cond until it holds or 10 s pass. The deadline is a
 // safety net, not a measurement.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 // within fails the test if ch yields nothing in d (a hang guard, far above
 // anything the code under test should take).
 func within[T any](t testing.TB, d time.Duration, what string, ch <-chan T) T {
@@ -173,7 +163,7 @@ func startRedis(t testing.TB) *redisServer {
 	t.Cleanup(s.stop)
 	c := redis.NewClient(&redis.Options{Addr: s.addr, MaxRetries: -1})
 	defer c.Close()
-	eventually(t, "redis-server on "+s.addr, func() bool { return c.Ping(context.Background()).Err() == nil })
+	testenv.Eventually(t, 10*time.Second, "redis-server on "+s.addr, func() bool { return c.Ping(context.Background()).Err() == nil })
 	return s
 }
 

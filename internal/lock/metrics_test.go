@@ -30,7 +30,7 @@ func TestMetricsOnGivenRegistry(t *testing.T) {
 			}
 			done <- err
 		}()
-		eventually(t, "waiter parked", func() bool { return parked(l2, l2.keys("m").channel) > 0 })
+		testenv.Eventually(t, 10*time.Second, "waiter parked", func() bool { return parked(l2, l2.keys("m").channel) > 0 })
 		_ = h.Unlock(bg)
 		if err := within(t, 10*time.Second, "waiter", done); err != nil {
 			t.Fatal(err)

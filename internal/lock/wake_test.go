@@ -50,7 +50,7 @@ func TestReleaseWakesWaiter(t *testing.T) {
 					got <- err
 				}()
 				channel := holderL.keys(h.Name()).channel
-				eventually(t, "waiter parked", func() bool { return parked(waiterL, channel) > 0 })
+				testenv.Eventually(t, 10*time.Second, "waiter parked", func() bool { return parked(waiterL, channel) > 0 })
 				if err := h.Unlock(bg); err != nil {
 					t.Fatal(err)
 				}

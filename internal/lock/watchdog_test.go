@@ -61,7 +61,7 @@ func TestFixedLeaseIsNotRenewed(t *testing.T) {
 		r := newLocker(t, b.Client, b.Prefix, fastWatchdog).Reentrant("fixed")
 		h := must[*Hold](t)(r.TryLock(bg, 0, 400*time.Millisecond))
 		within(t, 10*time.Second, "holder told", h.Lost())
-		eventually(t, "key expiry", func() bool { return b.Client.Exists(bg, b.Key("lock:{fixed}")).Val() == 0 })
+		testenv.Eventually(t, 10*time.Second, "key expiry", func() bool { return b.Client.Exists(bg, b.Key("lock:{fixed}")).Val() == 0 })
 		other := must[*Hold](t)(r.TryLock(bg, 0, 0))
 		mustNotHeld(t, h.Unlock(bg))
 		if err := other.Unlock(bg); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // 500 concurrent shop(id) reads of a cold key, on two instances sharing
@@ -114,7 +115,7 @@ func TestUpdateVisibleOnBothInstances(t *testing.T) {
 		if sh, _ := a.Get(ctx, 1); sh.Name != "103茶餐厅 new" || sh.AvgPrice != 99 {
 			t.Fatalf("writer: %+v", sh)
 		}
-		eventually(t, 2*time.Second, "the other instance sees the update", func() bool {
+		testenv.Eventually(t, 2*time.Second, "the other instance sees the update", func() bool {
 			sh, _ := b.Get(ctx, 1)
 			return sh.Name == "103茶餐厅 new" && sh.AvgPrice == 99
 		})
@@ -164,11 +165,11 @@ func TestFailedShopCacheDeleteIsRetried(t *testing.T) {
 		if hook.n.Load() > 0 {
 			t.Fatal("the injected failure was not hit")
 		}
-		eventually(t, 10*time.Second, "retried delete", func() bool {
+		testenv.Eventually(t, 10*time.Second, "retried delete", func() bool {
 			sh, _ := s.Get(ctx, 2)
 			return sh != nil && sh.Name == "renamed"
 		})
-		eventually(t, 5*time.Second, "outbox drained", func() bool { n, _ := s.Outbox().Pending(ctx); return n == 0 })
+		testenv.Eventually(t, 5*time.Second, "outbox drained", func() bool { n, _ := s.Outbox().Pending(ctx); return n == 0 })
 	})
 }
 

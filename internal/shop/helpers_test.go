@@ -72,15 +72,4 @@ func (e env) instance(t *testing.T, edit func(*Config)) *Service {
 	return s
 }
 
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func ptr[T any](v T) *T { return &v }

@@ -13,6 +13,7 @@ import (
 	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // haversine in metres on Redis's earth radius (src/geohash_helper.c).
@@ -334,7 +335,7 @@ func TestUVToday(t *testing.T) {
 		if _, err := other.View(user(9), 5); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 3*time.Second, "the other instance's visitor", func() bool {
+		testenv.Eventually(t, 3*time.Second, "the other instance's visitor", func() bool {
 			n, _ := s.UVToday(ctx, 5)
 			return n == 5
 		})
