@@ -73,9 +73,7 @@ func BenchmarkFeedDelivery5000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := startProcess(b, exe, []string{benchServeEnv + "=1", "HMDP_MYSQL_DSN=" + cfg.MySQLDSN,
-		"HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","), "HMDP_REDIS_PREFIX=" + cfg.RedisPrefix,
-		"HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false", "HMDP_RATE_LIMITS=false"})
+	srv := startProcess(b, exe, processEnv(cfg, benchServeEnv+"=1", "HMDP_RATE_LIMITS=false"))
 	before := measureIdle(b, srv)
 	d := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 10 * time.Second,
 		ReadBufferSize: 1024, WriteBufferPool: &sync.Pool{}} // keep the clients' share small

@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 		os.Exit(serveForBenchmark())
 	}
 	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
 	// Idle keep-alive connections of the tests' shared HTTP client are the
 	// client's, not the server's; a test that killed a server process leaves some.
 	http.DefaultClient.CloseIdleConnections()

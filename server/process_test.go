@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,6 +26,41 @@ type serverProcess struct {
 	// logs gets the stdout lines that follow "listening" (lines that do not
 	// fit while nobody reads are dropped, so a chatty server never blocks).
 	logs chan string
+}
+
+// built is the real binary, built once per test run.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	out      []byte
+	err      error
+}
+
+// buildServer returns the real binary, building it on first use (the tests
+// that kill, stop or restart a server process share it; TestMain removes it).
+func buildServer(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "hmdp-bin"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "hmdp")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("build: %v\n%s", built.err, built.out)
+	}
+	return built.bin
+}
+
+// processEnv is the environment that points a server process at cfg's back
+// ends (and data directory), without seeding, plus extra settings.
+func processEnv(cfg Config, extra ...string) []string {
+	return append([]string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
+		"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false"}, extra...)
 }
 
 // startProcess runs bin with env added to the environment on a free port and

@@ -10,10 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -170,13 +167,7 @@ func try(url, token string, voucherID int64) (string, string, error) {
 // client saw accepted is persisted once, nothing is oversold, and the
 // restarted process takes over what the dead one had read but not persisted.
 func TestFlashSaleSurvivesKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "hmdp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildServer(t)
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
 		// This in-test instance makes the sale and the tokens, then stops its
@@ -186,9 +177,7 @@ func TestFlashSaleSurvivesKill9(t *testing.T) {
 		tokens := ts.users(400)
 		ts.app.seckill.Stop(context.Background())
 
-		env := []string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
-			"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false",
-			"HMDP_ORDER_CLAIM_IDLE=1s"}
+		env := processEnv(cfg, "HMDP_ORDER_CLAIM_IDLE=1s")
 		proc := startProcess(t, bin, env)
 
 		var mu sync.Mutex
@@ -272,21 +261,14 @@ func seckillKeys(ts *testServer, v int64) seckill.Keys {
 // finish the batches they hold, and it exits leaving no entry pending with a
 // consumer that is gone (nothing waits for a takeover).
 func TestFlashSaleGracefulStopLeavesNothingPending(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "hmdp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildServer(t)
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
 		ts := startSaleServer(t, backend, cfg, fastSeckill)
 		v := ts.createSale(1000, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
 		tokens := ts.users(300)
 		ts.app.seckill.Stop(context.Background())
-		proc := startProcess(t, bin, []string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
-			"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false", "HMDP_ORDER_CLAIM_IDLE=1h"})
+		proc := startProcess(t, bin, processEnv(cfg, "HMDP_ORDER_CLAIM_IDLE=1h"))
 		var wg sync.WaitGroup
 		var next, ok atomic.Int64
 		var termed atomic.Bool
