@@ -187,9 +187,13 @@ func (a *App) Handler() http.Handler { return a.handler }
 // instances' subscribers).
 func (a *App) Stop() {
 	if a.broker != nil {
-		_ = a.broker.Close()
+		if err := a.broker.Close(); err != nil {
+			a.log.Warn("close event broker", "err", err)
+		}
 	}
-	a.cancelShutdown()
+	if a.cancelShutdown != nil { // nil when NewApp failed before building the handler
+		a.cancelShutdown()
+	}
 }
 
 // StopWorkers stops the background workers (flash-sale stream consumers),
@@ -204,18 +208,13 @@ func (a *App) StopWorkers(ctx context.Context) {
 
 // Close releases the connections.
 func (a *App) Close() {
-	if a.cancelShutdown != nil {
-		a.Stop()
-	}
+	a.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	a.StopWorkers(ctx)
 	cancel()
 	var errs []error
 	if a.poster != nil {
 		a.poster.Close() // after the workers: it sends what they announced
-	}
-	if a.broker != nil {
-		errs = append(errs, a.broker.Close())
 	}
 	if a.shops != nil {
 		a.shops.Close()
