@@ -18,8 +18,12 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
+	"github.com/hmdp/hmdp/ent/image"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/ordercancel"
 	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
@@ -43,10 +47,18 @@ type Client struct {
 	BlogComment *BlogCommentClient
 	// BlogLike is the client for interacting with the BlogLike builders.
 	BlogLike *BlogLikeClient
+	// CommentLike is the client for interacting with the CommentLike builders.
+	CommentLike *CommentLikeClient
+	// CommentText is the client for interacting with the CommentText builders.
+	CommentText *CommentTextClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Image is the client for interacting with the Image builders.
+	Image *ImageClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderCancel is the client for interacting with the OrderCancel builders.
+	OrderCancel *OrderCancelClient
 	// Outbox is the client for interacting with the Outbox builders.
 	Outbox *OutboxClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
@@ -79,8 +91,12 @@ func (c *Client) init() {
 	c.Blog = NewBlogClient(c.config)
 	c.BlogComment = NewBlogCommentClient(c.config)
 	c.BlogLike = NewBlogLikeClient(c.config)
+	c.CommentLike = NewCommentLikeClient(c.config)
+	c.CommentText = NewCommentTextClient(c.config)
 	c.Follow = NewFollowClient(c.config)
+	c.Image = NewImageClient(c.config)
 	c.Order = NewOrderClient(c.config)
+	c.OrderCancel = NewOrderCancelClient(c.config)
 	c.Outbox = NewOutboxClient(c.config)
 	c.SeckillVoucher = NewSeckillVoucherClient(c.config)
 	c.Shop = NewShopClient(c.config)
@@ -184,8 +200,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Blog:           NewBlogClient(cfg),
 		BlogComment:    NewBlogCommentClient(cfg),
 		BlogLike:       NewBlogLikeClient(cfg),
+		CommentLike:    NewCommentLikeClient(cfg),
+		CommentText:    NewCommentTextClient(cfg),
 		Follow:         NewFollowClient(cfg),
+		Image:          NewImageClient(cfg),
 		Order:          NewOrderClient(cfg),
+		OrderCancel:    NewOrderCancelClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
@@ -216,8 +236,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Blog:           NewBlogClient(cfg),
 		BlogComment:    NewBlogCommentClient(cfg),
 		BlogLike:       NewBlogLikeClient(cfg),
+		CommentLike:    NewCommentLikeClient(cfg),
+		CommentText:    NewCommentTextClient(cfg),
 		Follow:         NewFollowClient(cfg),
+		Image:          NewImageClient(cfg),
 		Order:          NewOrderClient(cfg),
+		OrderCancel:    NewOrderCancelClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
@@ -255,8 +279,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogComment, c.BlogLike, c.Follow, c.Order, c.Outbox,
-		c.SeckillVoucher, c.Shop, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.BlogLike, c.CommentLike, c.CommentText, c.Follow,
+		c.Image, c.Order, c.OrderCancel, c.Outbox, c.SeckillVoucher, c.Shop,
+		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Use(hooks...)
 	}
@@ -266,8 +291,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogComment, c.BlogLike, c.Follow, c.Order, c.Outbox,
-		c.SeckillVoucher, c.Shop, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Blog, c.BlogComment, c.BlogLike, c.CommentLike, c.CommentText, c.Follow,
+		c.Image, c.Order, c.OrderCancel, c.Outbox, c.SeckillVoucher, c.Shop,
+		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -282,10 +308,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.BlogComment.mutate(ctx, m)
 	case *BlogLikeMutation:
 		return c.BlogLike.mutate(ctx, m)
+	case *CommentLikeMutation:
+		return c.CommentLike.mutate(ctx, m)
+	case *CommentTextMutation:
+		return c.CommentText.mutate(ctx, m)
 	case *FollowMutation:
 		return c.Follow.mutate(ctx, m)
+	case *ImageMutation:
+		return c.Image.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
+	case *OrderCancelMutation:
+		return c.OrderCancel.mutate(ctx, m)
 	case *OutboxMutation:
 		return c.Outbox.mutate(ctx, m)
 	case *SeckillVoucherMutation:
@@ -722,6 +756,272 @@ func (c *BlogLikeClient) mutate(ctx context.Context, m *BlogLikeMutation) (Value
 	}
 }
 
+// CommentLikeClient is a client for the CommentLike schema.
+type CommentLikeClient struct {
+	config
+}
+
+// NewCommentLikeClient returns a client for the CommentLike from the given config.
+func NewCommentLikeClient(c config) *CommentLikeClient {
+	return &CommentLikeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentlike.Hooks(f(g(h())))`.
+func (c *CommentLikeClient) Use(hooks ...Hook) {
+	c.hooks.CommentLike = append(c.hooks.CommentLike, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentlike.Intercept(f(g(h())))`.
+func (c *CommentLikeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentLike = append(c.inters.CommentLike, interceptors...)
+}
+
+// Create returns a builder for creating a CommentLike entity.
+func (c *CommentLikeClient) Create() *CommentLikeCreate {
+	mutation := newCommentLikeMutation(c.config, OpCreate)
+	return &CommentLikeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentLike entities.
+func (c *CommentLikeClient) CreateBulk(builders ...*CommentLikeCreate) *CommentLikeCreateBulk {
+	return &CommentLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentLikeClient) MapCreateBulk(slice any, setFunc func(*CommentLikeCreate, int)) *CommentLikeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentLikeCreateBulk{err: fmt.Errorf("calling to CommentLikeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentLikeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentLike.
+func (c *CommentLikeClient) Update() *CommentLikeUpdate {
+	mutation := newCommentLikeMutation(c.config, OpUpdate)
+	return &CommentLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentLikeClient) UpdateOne(_m *CommentLike) *CommentLikeUpdateOne {
+	mutation := newCommentLikeMutation(c.config, OpUpdateOne, withCommentLike(_m))
+	return &CommentLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentLikeClient) UpdateOneID(id int64) *CommentLikeUpdateOne {
+	mutation := newCommentLikeMutation(c.config, OpUpdateOne, withCommentLikeID(id))
+	return &CommentLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentLike.
+func (c *CommentLikeClient) Delete() *CommentLikeDelete {
+	mutation := newCommentLikeMutation(c.config, OpDelete)
+	return &CommentLikeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentLikeClient) DeleteOne(_m *CommentLike) *CommentLikeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentLikeClient) DeleteOneID(id int64) *CommentLikeDeleteOne {
+	builder := c.Delete().Where(commentlike.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentLikeDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentLike.
+func (c *CommentLikeClient) Query() *CommentLikeQuery {
+	return &CommentLikeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentLike},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentLike entity by its id.
+func (c *CommentLikeClient) Get(ctx context.Context, id int64) (*CommentLike, error) {
+	return c.Query().Where(commentlike.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentLikeClient) GetX(ctx context.Context, id int64) *CommentLike {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CommentLikeClient) Hooks() []Hook {
+	return c.hooks.CommentLike
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentLikeClient) Interceptors() []Interceptor {
+	return c.inters.CommentLike
+}
+
+func (c *CommentLikeClient) mutate(ctx context.Context, m *CommentLikeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentLikeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentLikeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentLike mutation op: %q", m.Op())
+	}
+}
+
+// CommentTextClient is a client for the CommentText schema.
+type CommentTextClient struct {
+	config
+}
+
+// NewCommentTextClient returns a client for the CommentText from the given config.
+func NewCommentTextClient(c config) *CommentTextClient {
+	return &CommentTextClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commenttext.Hooks(f(g(h())))`.
+func (c *CommentTextClient) Use(hooks ...Hook) {
+	c.hooks.CommentText = append(c.hooks.CommentText, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commenttext.Intercept(f(g(h())))`.
+func (c *CommentTextClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentText = append(c.inters.CommentText, interceptors...)
+}
+
+// Create returns a builder for creating a CommentText entity.
+func (c *CommentTextClient) Create() *CommentTextCreate {
+	mutation := newCommentTextMutation(c.config, OpCreate)
+	return &CommentTextCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentText entities.
+func (c *CommentTextClient) CreateBulk(builders ...*CommentTextCreate) *CommentTextCreateBulk {
+	return &CommentTextCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentTextClient) MapCreateBulk(slice any, setFunc func(*CommentTextCreate, int)) *CommentTextCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentTextCreateBulk{err: fmt.Errorf("calling to CommentTextClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentTextCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentTextCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentText.
+func (c *CommentTextClient) Update() *CommentTextUpdate {
+	mutation := newCommentTextMutation(c.config, OpUpdate)
+	return &CommentTextUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentTextClient) UpdateOne(_m *CommentText) *CommentTextUpdateOne {
+	mutation := newCommentTextMutation(c.config, OpUpdateOne, withCommentText(_m))
+	return &CommentTextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentTextClient) UpdateOneID(id int64) *CommentTextUpdateOne {
+	mutation := newCommentTextMutation(c.config, OpUpdateOne, withCommentTextID(id))
+	return &CommentTextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentText.
+func (c *CommentTextClient) Delete() *CommentTextDelete {
+	mutation := newCommentTextMutation(c.config, OpDelete)
+	return &CommentTextDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentTextClient) DeleteOne(_m *CommentText) *CommentTextDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentTextClient) DeleteOneID(id int64) *CommentTextDeleteOne {
+	builder := c.Delete().Where(commenttext.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentTextDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentText.
+func (c *CommentTextClient) Query() *CommentTextQuery {
+	return &CommentTextQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentText},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentText entity by its id.
+func (c *CommentTextClient) Get(ctx context.Context, id int64) (*CommentText, error) {
+	return c.Query().Where(commenttext.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentTextClient) GetX(ctx context.Context, id int64) *CommentText {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CommentTextClient) Hooks() []Hook {
+	return c.hooks.CommentText
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentTextClient) Interceptors() []Interceptor {
+	return c.inters.CommentText
+}
+
+func (c *CommentTextClient) mutate(ctx context.Context, m *CommentTextMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentTextCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentTextUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentTextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentTextDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentText mutation op: %q", m.Op())
+	}
+}
+
 // FollowClient is a client for the Follow schema.
 type FollowClient struct {
 	config
@@ -855,6 +1155,139 @@ func (c *FollowClient) mutate(ctx context.Context, m *FollowMutation) (Value, er
 	}
 }
 
+// ImageClient is a client for the Image schema.
+type ImageClient struct {
+	config
+}
+
+// NewImageClient returns a client for the Image from the given config.
+func NewImageClient(c config) *ImageClient {
+	return &ImageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `image.Hooks(f(g(h())))`.
+func (c *ImageClient) Use(hooks ...Hook) {
+	c.hooks.Image = append(c.hooks.Image, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `image.Intercept(f(g(h())))`.
+func (c *ImageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Image = append(c.inters.Image, interceptors...)
+}
+
+// Create returns a builder for creating a Image entity.
+func (c *ImageClient) Create() *ImageCreate {
+	mutation := newImageMutation(c.config, OpCreate)
+	return &ImageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Image entities.
+func (c *ImageClient) CreateBulk(builders ...*ImageCreate) *ImageCreateBulk {
+	return &ImageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ImageClient) MapCreateBulk(slice any, setFunc func(*ImageCreate, int)) *ImageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ImageCreateBulk{err: fmt.Errorf("calling to ImageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ImageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ImageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Image.
+func (c *ImageClient) Update() *ImageUpdate {
+	mutation := newImageMutation(c.config, OpUpdate)
+	return &ImageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ImageClient) UpdateOne(_m *Image) *ImageUpdateOne {
+	mutation := newImageMutation(c.config, OpUpdateOne, withImage(_m))
+	return &ImageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ImageClient) UpdateOneID(id string) *ImageUpdateOne {
+	mutation := newImageMutation(c.config, OpUpdateOne, withImageID(id))
+	return &ImageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Image.
+func (c *ImageClient) Delete() *ImageDelete {
+	mutation := newImageMutation(c.config, OpDelete)
+	return &ImageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ImageClient) DeleteOne(_m *Image) *ImageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ImageClient) DeleteOneID(id string) *ImageDeleteOne {
+	builder := c.Delete().Where(image.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ImageDeleteOne{builder}
+}
+
+// Query returns a query builder for Image.
+func (c *ImageClient) Query() *ImageQuery {
+	return &ImageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeImage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Image entity by its id.
+func (c *ImageClient) Get(ctx context.Context, id string) (*Image, error) {
+	return c.Query().Where(image.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ImageClient) GetX(ctx context.Context, id string) *Image {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ImageClient) Hooks() []Hook {
+	return c.hooks.Image
+}
+
+// Interceptors returns the client interceptors.
+func (c *ImageClient) Interceptors() []Interceptor {
+	return c.inters.Image
+}
+
+func (c *ImageClient) mutate(ctx context.Context, m *ImageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ImageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ImageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ImageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ImageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Image mutation op: %q", m.Op())
+	}
+}
+
 // OrderClient is a client for the Order schema.
 type OrderClient struct {
 	config
@@ -985,6 +1418,139 @@ func (c *OrderClient) mutate(ctx context.Context, m *OrderMutation) (Value, erro
 		return (&OrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Order mutation op: %q", m.Op())
+	}
+}
+
+// OrderCancelClient is a client for the OrderCancel schema.
+type OrderCancelClient struct {
+	config
+}
+
+// NewOrderCancelClient returns a client for the OrderCancel from the given config.
+func NewOrderCancelClient(c config) *OrderCancelClient {
+	return &OrderCancelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ordercancel.Hooks(f(g(h())))`.
+func (c *OrderCancelClient) Use(hooks ...Hook) {
+	c.hooks.OrderCancel = append(c.hooks.OrderCancel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ordercancel.Intercept(f(g(h())))`.
+func (c *OrderCancelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OrderCancel = append(c.inters.OrderCancel, interceptors...)
+}
+
+// Create returns a builder for creating a OrderCancel entity.
+func (c *OrderCancelClient) Create() *OrderCancelCreate {
+	mutation := newOrderCancelMutation(c.config, OpCreate)
+	return &OrderCancelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OrderCancel entities.
+func (c *OrderCancelClient) CreateBulk(builders ...*OrderCancelCreate) *OrderCancelCreateBulk {
+	return &OrderCancelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderCancelClient) MapCreateBulk(slice any, setFunc func(*OrderCancelCreate, int)) *OrderCancelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderCancelCreateBulk{err: fmt.Errorf("calling to OrderCancelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderCancelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderCancelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OrderCancel.
+func (c *OrderCancelClient) Update() *OrderCancelUpdate {
+	mutation := newOrderCancelMutation(c.config, OpUpdate)
+	return &OrderCancelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderCancelClient) UpdateOne(_m *OrderCancel) *OrderCancelUpdateOne {
+	mutation := newOrderCancelMutation(c.config, OpUpdateOne, withOrderCancel(_m))
+	return &OrderCancelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderCancelClient) UpdateOneID(id int64) *OrderCancelUpdateOne {
+	mutation := newOrderCancelMutation(c.config, OpUpdateOne, withOrderCancelID(id))
+	return &OrderCancelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OrderCancel.
+func (c *OrderCancelClient) Delete() *OrderCancelDelete {
+	mutation := newOrderCancelMutation(c.config, OpDelete)
+	return &OrderCancelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderCancelClient) DeleteOne(_m *OrderCancel) *OrderCancelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderCancelClient) DeleteOneID(id int64) *OrderCancelDeleteOne {
+	builder := c.Delete().Where(ordercancel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderCancelDeleteOne{builder}
+}
+
+// Query returns a query builder for OrderCancel.
+func (c *OrderCancelClient) Query() *OrderCancelQuery {
+	return &OrderCancelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrderCancel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OrderCancel entity by its id.
+func (c *OrderCancelClient) Get(ctx context.Context, id int64) (*OrderCancel, error) {
+	return c.Query().Where(ordercancel.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderCancelClient) GetX(ctx context.Context, id int64) *OrderCancel {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OrderCancelClient) Hooks() []Hook {
+	return c.hooks.OrderCancel
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderCancelClient) Interceptors() []Interceptor {
+	return c.inters.OrderCancel
+}
+
+func (c *OrderCancelClient) mutate(ctx context.Context, m *OrderCancelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderCancelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderCancelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderCancelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderCancelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OrderCancel mutation op: %q", m.Op())
 	}
 }
 
@@ -2135,12 +2701,14 @@ func (c *VoucherClient) mutate(ctx context.Context, m *VoucherMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogComment, BlogLike, Follow, Order, Outbox, SeckillVoucher, Shop,
-		ShopType, Sign, User, UserInfo, Voucher []ent.Hook
+		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image, Order,
+		OrderCancel, Outbox, SeckillVoucher, Shop, ShopType, Sign, User, UserInfo,
+		Voucher []ent.Hook
 	}
 	inters struct {
-		Blog, BlogComment, BlogLike, Follow, Order, Outbox, SeckillVoucher, Shop,
-		ShopType, Sign, User, UserInfo, Voucher []ent.Interceptor
+		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image, Order,
+		OrderCancel, Outbox, SeckillVoucher, Shop, ShopType, Sign, User, UserInfo,
+		Voucher []ent.Interceptor
 	}
 )
 

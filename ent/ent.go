@@ -15,8 +15,12 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
+	"github.com/hmdp/hmdp/ent/image"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/ordercancel"
 	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
@@ -88,8 +92,12 @@ func checkColumn(t, c string) error {
 			blog.Table:           blog.ValidColumn,
 			blogcomment.Table:    blogcomment.ValidColumn,
 			bloglike.Table:       bloglike.ValidColumn,
+			commentlike.Table:    commentlike.ValidColumn,
+			commenttext.Table:    commenttext.ValidColumn,
 			follow.Table:         follow.ValidColumn,
+			image.Table:          image.ValidColumn,
 			order.Table:          order.ValidColumn,
+			ordercancel.Table:    ordercancel.ValidColumn,
 			outbox.Table:         outbox.ValidColumn,
 			seckillvoucher.Table: seckillvoucher.ValidColumn,
 			shop.Table:           shop.ValidColumn,

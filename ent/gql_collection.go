@@ -9,6 +9,8 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -299,6 +301,159 @@ type bloglikePaginateArgs struct {
 
 func newBlogLikePaginateArgs(rv map[string]any) *bloglikePaginateArgs {
 	args := &bloglikePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CommentLikeQuery) CollectFields(ctx context.Context, satisfies ...string) (*CommentLikeQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CommentLikeQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(commentlike.Columns))
+		selectedFields = []string{commentlike.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "commentID":
+			if _, ok := fieldSeen[commentlike.FieldCommentID]; !ok {
+				selectedFields = append(selectedFields, commentlike.FieldCommentID)
+				fieldSeen[commentlike.FieldCommentID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[commentlike.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, commentlike.FieldUserID)
+				fieldSeen[commentlike.FieldUserID] = struct{}{}
+			}
+		case "blogID":
+			if _, ok := fieldSeen[commentlike.FieldBlogID]; !ok {
+				selectedFields = append(selectedFields, commentlike.FieldBlogID)
+				fieldSeen[commentlike.FieldBlogID] = struct{}{}
+			}
+		case "createTime":
+			if _, ok := fieldSeen[commentlike.FieldCreateTime]; !ok {
+				selectedFields = append(selectedFields, commentlike.FieldCreateTime)
+				fieldSeen[commentlike.FieldCreateTime] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type commentlikePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CommentLikePaginateOption
+}
+
+func newCommentLikePaginateArgs(rv map[string]any) *commentlikePaginateArgs {
+	args := &commentlikePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CommentTextQuery) CollectFields(ctx context.Context, satisfies ...string) (*CommentTextQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CommentTextQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(commenttext.Columns))
+		selectedFields = []string{commenttext.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "commentID":
+			if _, ok := fieldSeen[commenttext.FieldCommentID]; !ok {
+				selectedFields = append(selectedFields, commenttext.FieldCommentID)
+				fieldSeen[commenttext.FieldCommentID] = struct{}{}
+			}
+		case "blogID":
+			if _, ok := fieldSeen[commenttext.FieldBlogID]; !ok {
+				selectedFields = append(selectedFields, commenttext.FieldBlogID)
+				fieldSeen[commenttext.FieldBlogID] = struct{}{}
+			}
+		case "content":
+			if _, ok := fieldSeen[commenttext.FieldContent]; !ok {
+				selectedFields = append(selectedFields, commenttext.FieldContent)
+				fieldSeen[commenttext.FieldContent] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type commenttextPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CommentTextPaginateOption
+}
+
+func newCommentTextPaginateArgs(rv map[string]any) *commenttextPaginateArgs {
+	args := &commenttextPaginateArgs{}
 	if rv == nil {
 		return args
 	}

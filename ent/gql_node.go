@@ -17,6 +17,8 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -48,6 +50,16 @@ var bloglikeImplementors = []string{"BlogLike", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*BlogLike) IsNode() {}
+
+var commentlikeImplementors = []string{"CommentLike", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CommentLike) IsNode() {}
+
+var commenttextImplementors = []string{"CommentText", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CommentText) IsNode() {}
 
 var followImplementors = []string{"Follow", "Node"}
 
@@ -175,6 +187,24 @@ func (c *Client) noder(ctx context.Context, table string, id int64) (Noder, erro
 			Where(bloglike.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, bloglikeImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case commentlike.Table:
+		query := c.CommentLike.Query().
+			Where(commentlike.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, commentlikeImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case commenttext.Table:
+		query := c.CommentText.Query().
+			Where(commenttext.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, commenttextImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -369,6 +399,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int64) ([]Noder
 		query := c.BlogLike.Query().
 			Where(bloglike.IDIn(ids...))
 		query, err := query.CollectFields(ctx, bloglikeImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case commentlike.Table:
+		query := c.CommentLike.Query().
+			Where(commentlike.IDIn(ids...))
+		query, err := query.CollectFields(ctx, commentlikeImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case commenttext.Table:
+		query := c.CommentText.Query().
+			Where(commenttext.IDIn(ids...))
+		query, err := query.CollectFields(ctx, commenttextImplementors...)
 		if err != nil {
 			return nil, err
 		}

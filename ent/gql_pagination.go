@@ -14,6 +14,8 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
@@ -848,6 +850,504 @@ func (_m *BlogLike) ToEdge(order *BlogLikeOrder) *BlogLikeEdge {
 		order = DefaultBlogLikeOrder
 	}
 	return &BlogLikeEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CommentLikeEdge is the edge representation of CommentLike.
+type CommentLikeEdge struct {
+	Node   *CommentLike `json:"node"`
+	Cursor Cursor       `json:"cursor"`
+}
+
+// CommentLikeConnection is the connection containing edges to CommentLike.
+type CommentLikeConnection struct {
+	Edges      []*CommentLikeEdge `json:"edges"`
+	PageInfo   PageInfo           `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+func (c *CommentLikeConnection) build(nodes []*CommentLike, pager *commentlikePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CommentLike
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CommentLike {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CommentLike {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CommentLikeEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CommentLikeEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CommentLikePaginateOption enables pagination customization.
+type CommentLikePaginateOption func(*commentlikePager) error
+
+// WithCommentLikeOrder configures pagination ordering.
+func WithCommentLikeOrder(order *CommentLikeOrder) CommentLikePaginateOption {
+	if order == nil {
+		order = DefaultCommentLikeOrder
+	}
+	o := *order
+	return func(pager *commentlikePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCommentLikeOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCommentLikeFilter configures pagination filter.
+func WithCommentLikeFilter(filter func(*CommentLikeQuery) (*CommentLikeQuery, error)) CommentLikePaginateOption {
+	return func(pager *commentlikePager) error {
+		if filter == nil {
+			return errors.New("CommentLikeQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type commentlikePager struct {
+	reverse bool
+	order   *CommentLikeOrder
+	filter  func(*CommentLikeQuery) (*CommentLikeQuery, error)
+}
+
+func newCommentLikePager(opts []CommentLikePaginateOption, reverse bool) (*commentlikePager, error) {
+	pager := &commentlikePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCommentLikeOrder
+	}
+	return pager, nil
+}
+
+func (p *commentlikePager) applyFilter(query *CommentLikeQuery) (*CommentLikeQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *commentlikePager) toCursor(_m *CommentLike) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *commentlikePager) applyCursors(query *CommentLikeQuery, after, before *Cursor) (*CommentLikeQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCommentLikeOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *commentlikePager) applyOrder(query *CommentLikeQuery) *CommentLikeQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCommentLikeOrder.Field {
+		query = query.Order(DefaultCommentLikeOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *commentlikePager) orderExpr(query *CommentLikeQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCommentLikeOrder.Field {
+			b.Comma().Ident(DefaultCommentLikeOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CommentLike.
+func (_m *CommentLikeQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CommentLikePaginateOption,
+) (*CommentLikeConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCommentLikePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CommentLikeConnection{Edges: []*CommentLikeEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// CommentLikeOrderField defines the ordering field of CommentLike.
+type CommentLikeOrderField struct {
+	// Value extracts the ordering value from the given CommentLike.
+	Value    func(*CommentLike) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) commentlike.OrderOption
+	toCursor func(*CommentLike) Cursor
+}
+
+// CommentLikeOrder defines the ordering of CommentLike.
+type CommentLikeOrder struct {
+	Direction OrderDirection         `json:"direction"`
+	Field     *CommentLikeOrderField `json:"field"`
+}
+
+// DefaultCommentLikeOrder is the default ordering of CommentLike.
+var DefaultCommentLikeOrder = &CommentLikeOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CommentLikeOrderField{
+		Value: func(_m *CommentLike) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: commentlike.FieldID,
+		toTerm: commentlike.ByID,
+		toCursor: func(_m *CommentLike) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CommentLike into CommentLikeEdge.
+func (_m *CommentLike) ToEdge(order *CommentLikeOrder) *CommentLikeEdge {
+	if order == nil {
+		order = DefaultCommentLikeOrder
+	}
+	return &CommentLikeEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CommentTextEdge is the edge representation of CommentText.
+type CommentTextEdge struct {
+	Node   *CommentText `json:"node"`
+	Cursor Cursor       `json:"cursor"`
+}
+
+// CommentTextConnection is the connection containing edges to CommentText.
+type CommentTextConnection struct {
+	Edges      []*CommentTextEdge `json:"edges"`
+	PageInfo   PageInfo           `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+func (c *CommentTextConnection) build(nodes []*CommentText, pager *commenttextPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CommentText
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CommentText {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CommentText {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CommentTextEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CommentTextEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CommentTextPaginateOption enables pagination customization.
+type CommentTextPaginateOption func(*commenttextPager) error
+
+// WithCommentTextOrder configures pagination ordering.
+func WithCommentTextOrder(order *CommentTextOrder) CommentTextPaginateOption {
+	if order == nil {
+		order = DefaultCommentTextOrder
+	}
+	o := *order
+	return func(pager *commenttextPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCommentTextOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCommentTextFilter configures pagination filter.
+func WithCommentTextFilter(filter func(*CommentTextQuery) (*CommentTextQuery, error)) CommentTextPaginateOption {
+	return func(pager *commenttextPager) error {
+		if filter == nil {
+			return errors.New("CommentTextQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type commenttextPager struct {
+	reverse bool
+	order   *CommentTextOrder
+	filter  func(*CommentTextQuery) (*CommentTextQuery, error)
+}
+
+func newCommentTextPager(opts []CommentTextPaginateOption, reverse bool) (*commenttextPager, error) {
+	pager := &commenttextPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCommentTextOrder
+	}
+	return pager, nil
+}
+
+func (p *commenttextPager) applyFilter(query *CommentTextQuery) (*CommentTextQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *commenttextPager) toCursor(_m *CommentText) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *commenttextPager) applyCursors(query *CommentTextQuery, after, before *Cursor) (*CommentTextQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCommentTextOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *commenttextPager) applyOrder(query *CommentTextQuery) *CommentTextQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCommentTextOrder.Field {
+		query = query.Order(DefaultCommentTextOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *commenttextPager) orderExpr(query *CommentTextQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCommentTextOrder.Field {
+			b.Comma().Ident(DefaultCommentTextOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CommentText.
+func (_m *CommentTextQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CommentTextPaginateOption,
+) (*CommentTextConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCommentTextPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CommentTextConnection{Edges: []*CommentTextEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// CommentTextOrderField defines the ordering field of CommentText.
+type CommentTextOrderField struct {
+	// Value extracts the ordering value from the given CommentText.
+	Value    func(*CommentText) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) commenttext.OrderOption
+	toCursor func(*CommentText) Cursor
+}
+
+// CommentTextOrder defines the ordering of CommentText.
+type CommentTextOrder struct {
+	Direction OrderDirection         `json:"direction"`
+	Field     *CommentTextOrderField `json:"field"`
+}
+
+// DefaultCommentTextOrder is the default ordering of CommentText.
+var DefaultCommentTextOrder = &CommentTextOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CommentTextOrderField{
+		Value: func(_m *CommentText) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: commenttext.FieldID,
+		toTerm: commenttext.ByID,
+		toCursor: func(_m *CommentText) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CommentText into CommentTextEdge.
+func (_m *CommentText) ToEdge(order *CommentTextOrder) *CommentTextEdge {
+	if order == nil {
+		order = DefaultCommentTextOrder
+	}
+	return &CommentTextEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
 // Order is the model entity for the Order schema.
@@ -26,9 +27,9 @@ type Order struct {
 	// VoucherID holds the value of the "voucher_id" field.
 	VoucherID int64 `json:"voucher_id,omitempty"`
 	// PayType holds the value of the "pay_type" field.
-	PayType int `json:"pay_type,omitempty"`
+	PayType enum.PayType `json:"pay_type,omitempty"`
 	// Status holds the value of the "status" field.
-	Status int `json:"status,omitempty"`
+	Status enum.OrderStatus `json:"status,omitempty"`
 	// PayTime holds the value of the "pay_time" field.
 	PayTime *time.Time `json:"pay_time,omitempty"`
 	// UseTime holds the value of the "use_time" field.
@@ -96,13 +97,13 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field pay_type", values[i])
 			} else if value.Valid {
-				_m.PayType = int(value.Int64)
+				_m.PayType = enum.PayType(value.Int64)
 			}
 		case order.FieldStatus:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field status", values[i])
 			} else if value.Valid {
-				_m.Status = int(value.Int64)
+				_m.Status = enum.OrderStatus(value.Int64)
 			}
 		case order.FieldPayTime:
 			if value, ok := values[i].(*sql.NullTime); !ok {

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
 // OrderCreate is the builder for creating a Order entity.
@@ -63,13 +64,13 @@ func (_c *OrderCreate) SetVoucherID(v int64) *OrderCreate {
 }
 
 // SetPayType sets the "pay_type" field.
-func (_c *OrderCreate) SetPayType(v int) *OrderCreate {
+func (_c *OrderCreate) SetPayType(v enum.PayType) *OrderCreate {
 	_c.mutation.SetPayType(v)
 	return _c
 }
 
 // SetNillablePayType sets the "pay_type" field if the given value is not nil.
-func (_c *OrderCreate) SetNillablePayType(v *int) *OrderCreate {
+func (_c *OrderCreate) SetNillablePayType(v *enum.PayType) *OrderCreate {
 	if v != nil {
 		_c.SetPayType(*v)
 	}
@@ -77,13 +78,13 @@ func (_c *OrderCreate) SetNillablePayType(v *int) *OrderCreate {
 }
 
 // SetStatus sets the "status" field.
-func (_c *OrderCreate) SetStatus(v int) *OrderCreate {
+func (_c *OrderCreate) SetStatus(v enum.OrderStatus) *OrderCreate {
 	_c.mutation.SetStatus(v)
 	return _c
 }
 
 // SetNillableStatus sets the "status" field if the given value is not nil.
-func (_c *OrderCreate) SetNillableStatus(v *int) *OrderCreate {
+func (_c *OrderCreate) SetNillableStatus(v *enum.OrderStatus) *OrderCreate {
 	if v != nil {
 		_c.SetStatus(*v)
 	}
@@ -381,7 +382,7 @@ func (u *OrderUpsert) AddVoucherID(v int64) *OrderUpsert {
 }
 
 // SetPayType sets the "pay_type" field.
-func (u *OrderUpsert) SetPayType(v int) *OrderUpsert {
+func (u *OrderUpsert) SetPayType(v enum.PayType) *OrderUpsert {
 	u.Set(order.FieldPayType, v)
 	return u
 }
@@ -393,13 +394,13 @@ func (u *OrderUpsert) UpdatePayType() *OrderUpsert {
 }
 
 // AddPayType adds v to the "pay_type" field.
-func (u *OrderUpsert) AddPayType(v int) *OrderUpsert {
+func (u *OrderUpsert) AddPayType(v enum.PayType) *OrderUpsert {
 	u.Add(order.FieldPayType, v)
 	return u
 }
 
 // SetStatus sets the "status" field.
-func (u *OrderUpsert) SetStatus(v int) *OrderUpsert {
+func (u *OrderUpsert) SetStatus(v enum.OrderStatus) *OrderUpsert {
 	u.Set(order.FieldStatus, v)
 	return u
 }
@@ -411,7 +412,7 @@ func (u *OrderUpsert) UpdateStatus() *OrderUpsert {
 }
 
 // AddStatus adds v to the "status" field.
-func (u *OrderUpsert) AddStatus(v int) *OrderUpsert {
+func (u *OrderUpsert) AddStatus(v enum.OrderStatus) *OrderUpsert {
 	u.Add(order.FieldStatus, v)
 	return u
 }
@@ -578,14 +579,14 @@ func (u *OrderUpsertOne) UpdateVoucherID() *OrderUpsertOne {
 }
 
 // SetPayType sets the "pay_type" field.
-func (u *OrderUpsertOne) SetPayType(v int) *OrderUpsertOne {
+func (u *OrderUpsertOne) SetPayType(v enum.PayType) *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.SetPayType(v)
 	})
 }
 
 // AddPayType adds v to the "pay_type" field.
-func (u *OrderUpsertOne) AddPayType(v int) *OrderUpsertOne {
+func (u *OrderUpsertOne) AddPayType(v enum.PayType) *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.AddPayType(v)
 	})
@@ -599,14 +600,14 @@ func (u *OrderUpsertOne) UpdatePayType() *OrderUpsertOne {
 }
 
 // SetStatus sets the "status" field.
-func (u *OrderUpsertOne) SetStatus(v int) *OrderUpsertOne {
+func (u *OrderUpsertOne) SetStatus(v enum.OrderStatus) *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.SetStatus(v)
 	})
 }
 
 // AddStatus adds v to the "status" field.
-func (u *OrderUpsertOne) AddStatus(v int) *OrderUpsertOne {
+func (u *OrderUpsertOne) AddStatus(v enum.OrderStatus) *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.AddStatus(v)
 	})
@@ -956,14 +957,14 @@ func (u *OrderUpsertBulk) UpdateVoucherID() *OrderUpsertBulk {
 }
 
 // SetPayType sets the "pay_type" field.
-func (u *OrderUpsertBulk) SetPayType(v int) *OrderUpsertBulk {
+func (u *OrderUpsertBulk) SetPayType(v enum.PayType) *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.SetPayType(v)
 	})
 }
 
 // AddPayType adds v to the "pay_type" field.
-func (u *OrderUpsertBulk) AddPayType(v int) *OrderUpsertBulk {
+func (u *OrderUpsertBulk) AddPayType(v enum.PayType) *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.AddPayType(v)
 	})
@@ -977,14 +978,14 @@ func (u *OrderUpsertBulk) UpdatePayType() *OrderUpsertBulk {
 }
 
 // SetStatus sets the "status" field.
-func (u *OrderUpsertBulk) SetStatus(v int) *OrderUpsertBulk {
+func (u *OrderUpsertBulk) SetStatus(v enum.OrderStatus) *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.SetStatus(v)
 	})
 }
 
 // AddStatus adds v to the "status" field.
-func (u *OrderUpsertBulk) AddStatus(v int) *OrderUpsertBulk {
+func (u *OrderUpsertBulk) AddStatus(v enum.OrderStatus) *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.AddStatus(v)
 	})

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/predicate"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
 // OrderUpdate is the builder for updating Order entities.
@@ -78,14 +79,14 @@ func (_u *OrderUpdate) AddVoucherID(v int64) *OrderUpdate {
 }
 
 // SetPayType sets the "pay_type" field.
-func (_u *OrderUpdate) SetPayType(v int) *OrderUpdate {
+func (_u *OrderUpdate) SetPayType(v enum.PayType) *OrderUpdate {
 	_u.mutation.ResetPayType()
 	_u.mutation.SetPayType(v)
 	return _u
 }
 
 // SetNillablePayType sets the "pay_type" field if the given value is not nil.
-func (_u *OrderUpdate) SetNillablePayType(v *int) *OrderUpdate {
+func (_u *OrderUpdate) SetNillablePayType(v *enum.PayType) *OrderUpdate {
 	if v != nil {
 		_u.SetPayType(*v)
 	}
@@ -93,20 +94,20 @@ func (_u *OrderUpdate) SetNillablePayType(v *int) *OrderUpdate {
 }
 
 // AddPayType adds value to the "pay_type" field.
-func (_u *OrderUpdate) AddPayType(v int) *OrderUpdate {
+func (_u *OrderUpdate) AddPayType(v enum.PayType) *OrderUpdate {
 	_u.mutation.AddPayType(v)
 	return _u
 }
 
 // SetStatus sets the "status" field.
-func (_u *OrderUpdate) SetStatus(v int) *OrderUpdate {
+func (_u *OrderUpdate) SetStatus(v enum.OrderStatus) *OrderUpdate {
 	_u.mutation.ResetStatus()
 	_u.mutation.SetStatus(v)
 	return _u
 }
 
 // SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *OrderUpdate) SetNillableStatus(v *int) *OrderUpdate {
+func (_u *OrderUpdate) SetNillableStatus(v *enum.OrderStatus) *OrderUpdate {
 	if v != nil {
 		_u.SetStatus(*v)
 	}
@@ -114,7 +115,7 @@ func (_u *OrderUpdate) SetNillableStatus(v *int) *OrderUpdate {
 }
 
 // AddStatus adds value to the "status" field.
-func (_u *OrderUpdate) AddStatus(v int) *OrderUpdate {
+func (_u *OrderUpdate) AddStatus(v enum.OrderStatus) *OrderUpdate {
 	_u.mutation.AddStatus(v)
 	return _u
 }
@@ -351,14 +352,14 @@ func (_u *OrderUpdateOne) AddVoucherID(v int64) *OrderUpdateOne {
 }
 
 // SetPayType sets the "pay_type" field.
-func (_u *OrderUpdateOne) SetPayType(v int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) SetPayType(v enum.PayType) *OrderUpdateOne {
 	_u.mutation.ResetPayType()
 	_u.mutation.SetPayType(v)
 	return _u
 }
 
 // SetNillablePayType sets the "pay_type" field if the given value is not nil.
-func (_u *OrderUpdateOne) SetNillablePayType(v *int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) SetNillablePayType(v *enum.PayType) *OrderUpdateOne {
 	if v != nil {
 		_u.SetPayType(*v)
 	}
@@ -366,20 +367,20 @@ func (_u *OrderUpdateOne) SetNillablePayType(v *int) *OrderUpdateOne {
 }
 
 // AddPayType adds value to the "pay_type" field.
-func (_u *OrderUpdateOne) AddPayType(v int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) AddPayType(v enum.PayType) *OrderUpdateOne {
 	_u.mutation.AddPayType(v)
 	return _u
 }
 
 // SetStatus sets the "status" field.
-func (_u *OrderUpdateOne) SetStatus(v int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) SetStatus(v enum.OrderStatus) *OrderUpdateOne {
 	_u.mutation.ResetStatus()
 	_u.mutation.SetStatus(v)
 	return _u
 }
 
 // SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *OrderUpdateOne) SetNillableStatus(v *int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) SetNillableStatus(v *enum.OrderStatus) *OrderUpdateOne {
 	if v != nil {
 		_u.SetStatus(*v)
 	}
@@ -387,7 +388,7 @@ func (_u *OrderUpdateOne) SetNillableStatus(v *int) *OrderUpdateOne {
 }
 
 // AddStatus adds value to the "status" field.
-func (_u *OrderUpdateOne) AddStatus(v int) *OrderUpdateOne {
+func (_u *OrderUpdateOne) AddStatus(v enum.OrderStatus) *OrderUpdateOne {
 	_u.mutation.AddStatus(v)
 	return _u
 }

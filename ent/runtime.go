@@ -8,10 +8,15 @@ import (
 	"github.com/hmdp/hmdp/ent/blog"
 	"github.com/hmdp/hmdp/ent/blogcomment"
 	"github.com/hmdp/hmdp/ent/bloglike"
+	"github.com/hmdp/hmdp/ent/commentlike"
+	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
+	"github.com/hmdp/hmdp/ent/image"
 	"github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/ordercancel"
 	"github.com/hmdp/hmdp/ent/outbox"
 	"github.com/hmdp/hmdp/ent/schema"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/ent/shoptype"
@@ -139,6 +144,26 @@ func init() {
 	bloglikeDescID := bloglikeFields[0].Descriptor()
 	// bloglike.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	bloglike.IDValidator = bloglikeDescID.Validators[0].(func(int64) error)
+	commentlikeFields := schema.CommentLike{}.Fields()
+	_ = commentlikeFields
+	// commentlikeDescCreateTime is the schema descriptor for create_time field.
+	commentlikeDescCreateTime := commentlikeFields[4].Descriptor()
+	// commentlike.DefaultCreateTime holds the default value on creation for the create_time field.
+	commentlike.DefaultCreateTime = commentlikeDescCreateTime.Default.(func() time.Time)
+	// commentlikeDescID is the schema descriptor for id field.
+	commentlikeDescID := commentlikeFields[0].Descriptor()
+	// commentlike.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commentlike.IDValidator = commentlikeDescID.Validators[0].(func(int64) error)
+	commenttextFields := schema.CommentText{}.Fields()
+	_ = commenttextFields
+	// commenttextDescContent is the schema descriptor for content field.
+	commenttextDescContent := commenttextFields[3].Descriptor()
+	// commenttext.ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	commenttext.ContentValidator = commenttextDescContent.Validators[0].(func(string) error)
+	// commenttextDescID is the schema descriptor for id field.
+	commenttextDescID := commenttextFields[0].Descriptor()
+	// commenttext.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commenttext.IDValidator = commenttextDescID.Validators[0].(func(int64) error)
 	followFields := schema.Follow{}.Fields()
 	_ = followFields
 	// followDescCreateTime is the schema descriptor for create_time field.
@@ -149,6 +174,30 @@ func init() {
 	followDescID := followFields[0].Descriptor()
 	// follow.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	follow.IDValidator = followDescID.Validators[0].(func(int64) error)
+	imageFields := schema.Image{}.Fields()
+	_ = imageFields
+	// imageDescCreateTime is the schema descriptor for create_time field.
+	imageDescCreateTime := imageFields[2].Descriptor()
+	// image.DefaultCreateTime holds the default value on creation for the create_time field.
+	image.DefaultCreateTime = imageDescCreateTime.Default.(func() time.Time)
+	// imageDescID is the schema descriptor for id field.
+	imageDescID := imageFields[0].Descriptor()
+	// image.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	image.IDValidator = func() func(string) error {
+		validators := imageDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	orderMixin := schema.Order{}.Mixin()
 	orderMixinFields0 := orderMixin[0].Fields()
 	_ = orderMixinFields0
@@ -167,11 +216,17 @@ func init() {
 	// orderDescPayType is the schema descriptor for pay_type field.
 	orderDescPayType := orderFields[3].Descriptor()
 	// order.DefaultPayType holds the default value on creation for the pay_type field.
-	order.DefaultPayType = orderDescPayType.Default.(int)
+	order.DefaultPayType = enum.PayType(orderDescPayType.Default.(int))
 	// orderDescStatus is the schema descriptor for status field.
 	orderDescStatus := orderFields[4].Descriptor()
 	// order.DefaultStatus holds the default value on creation for the status field.
-	order.DefaultStatus = orderDescStatus.Default.(int)
+	order.DefaultStatus = enum.OrderStatus(orderDescStatus.Default.(int))
+	ordercancelFields := schema.OrderCancel{}.Fields()
+	_ = ordercancelFields
+	// ordercancelDescCreateTime is the schema descriptor for create_time field.
+	ordercancelDescCreateTime := ordercancelFields[2].Descriptor()
+	// ordercancel.DefaultCreateTime holds the default value on creation for the create_time field.
+	ordercancel.DefaultCreateTime = ordercancelDescCreateTime.Default.(func() time.Time)
 	outboxFields := schema.Outbox{}.Fields()
 	_ = outboxFields
 	// outboxDescKind is the schema descriptor for kind field.

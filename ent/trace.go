@@ -1,3 +1,5 @@
+// Package ent is the database client entc generates from ent/schema; this file
+// is its only hand-written part.
 package ent
 
 import (

@@ -20,10 +20,18 @@ type Tx struct {
 	BlogComment *BlogCommentClient
 	// BlogLike is the client for interacting with the BlogLike builders.
 	BlogLike *BlogLikeClient
+	// CommentLike is the client for interacting with the CommentLike builders.
+	CommentLike *CommentLikeClient
+	// CommentText is the client for interacting with the CommentText builders.
+	CommentText *CommentTextClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Image is the client for interacting with the Image builders.
+	Image *ImageClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
+	// OrderCancel is the client for interacting with the OrderCancel builders.
+	OrderCancel *OrderCancelClient
 	// Outbox is the client for interacting with the Outbox builders.
 	Outbox *OutboxClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
@@ -174,8 +182,12 @@ func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.BlogComment = NewBlogCommentClient(tx.config)
 	tx.BlogLike = NewBlogLikeClient(tx.config)
+	tx.CommentLike = NewCommentLikeClient(tx.config)
+	tx.CommentText = NewCommentTextClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
+	tx.Image = NewImageClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
+	tx.OrderCancel = NewOrderCancelClient(tx.config)
 	tx.Outbox = NewOutboxClient(tx.config)
 	tx.SeckillVoucher = NewSeckillVoucherClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

@@ -13,6 +13,7 @@ import (
 	"github.com/hmdp/hmdp/graph/model"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/dataloader"
 )
 
 // Images is the resolver for the images field.
@@ -42,12 +43,12 @@ func (r *blogResolver) TopLikers(ctx context.Context, obj *ent.Blog) ([]*ent.Use
 
 // CreateBlog is the resolver for the createBlog field.
 func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlogInput) (*ent.Blog, error) {
-	return r.Blogs.Create(ctx, auth.ViewerFrom(ctx).UserID, blog.Input(input))
+	return r.BlogService.Create(ctx, auth.ViewerFrom(ctx).UserID, blog.Input(input))
 }
 
 // DeleteBlog is the resolver for the deleteBlog field.
 func (r *mutationResolver) DeleteBlog(ctx context.Context, id int64) (bool, error) {
-	return true, r.Blogs.Delete(ctx, auth.ViewerFrom(ctx).UserID, id)
+	return true, r.BlogService.Delete(ctx, auth.ViewerFrom(ctx).UserID, id)
 }
 
 // SetBlogLike is the resolver for the setBlogLike field.
@@ -57,22 +58,22 @@ func (r *mutationResolver) SetBlogLike(ctx context.Context, blogID int64, liked 
 
 // UploadImage is the resolver for the uploadImage field.
 func (r *mutationResolver) UploadImage(ctx context.Context, file graphql.Upload) (string, error) {
-	return r.Images.Save(ctx, file.File)
+	return r.ImageStore.SaveFor(ctx, auth.ViewerFrom(ctx).UserID, file.File)
 }
 
 // Blog is the resolver for the blog field.
 func (r *queryResolver) Blog(ctx context.Context, id int64) (*ent.Blog, error) {
-	return r.Blogs.Get(ctx, id)
+	return dataloader.OrNil(r.dataloaders(ctx).Blogs.Load(ctx, id))
 }
 
 // HotBlogs is the resolver for the hotBlogs field.
 func (r *queryResolver) HotBlogs(ctx context.Context, first *int, after *string) (*blog.Page, error) {
-	return r.notePage(ctx)(r.Blogs.Hot(ctx, first, after))
+	return r.notePage(ctx)(r.BlogService.Hot(ctx, first, after))
 }
 
 // BlogsByUser is the resolver for the blogsByUser field.
 func (r *queryResolver) BlogsByUser(ctx context.Context, userID int64, first *int, after *string) (*blog.Page, error) {
-	return r.notePage(ctx)(r.Blogs.ByUser(ctx, userID, first, after))
+	return r.notePage(ctx)(r.BlogService.ByUser(ctx, userID, first, after))
 }
 
 // Blog returns BlogResolver implementation.

@@ -33,5 +33,5 @@ func Directives() DirectiveRoot {
 
 // NewSchema returns the executable schema for r.
 func NewSchema(r *Resolver) graphql.ExecutableSchema {
-	return NewExecutableSchema(Config{Resolvers: r, Directives: Directives()})
+	return NewExecutableSchema(Config{Resolvers: r, Directives: Directives(), Complexity: Complexity()})
 }

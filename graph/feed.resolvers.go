@@ -15,12 +15,12 @@ import (
 
 // Feed is the resolver for the feed field.
 func (r *queryResolver) Feed(ctx context.Context, first *int, after *string) (*blog.Page, error) {
-	return r.notePage(ctx)(r.Feeds.Read(ctx, auth.ViewerFrom(ctx).UserID, first, after))
+	return r.notePage(ctx)(r.FeedService.Read(ctx, auth.ViewerFrom(ctx).UserID, first, after))
 }
 
 // FeedItems is the resolver for the feedItems field.
 func (r *subscriptionResolver) FeedItems(ctx context.Context) (<-chan *ent.Blog, error) {
-	return r.Feeds.Subscribe(ctx, auth.ViewerFrom(ctx).UserID, subscriptionEnded(ctx))
+	return r.FeedService.Subscribe(ctx, auth.ViewerFrom(ctx).UserID, subscriptionEnded(ctx))
 }
 
 // Subscription returns SubscriptionResolver implementation.

@@ -19,12 +19,12 @@ func (r *mutationResolver) SetFollow(ctx context.Context, userID int64, follow b
 
 // Followers is the resolver for the followers field.
 func (r *queryResolver) Followers(ctx context.Context, userID int64, first *int, after *string) (*followpkg.Page, error) {
-	return r.Follows.List(ctx, followpkg.Followers, userID, first, after)
+	return r.FollowService.List(ctx, followpkg.Followers, userID, first, after)
 }
 
 // Followees is the resolver for the followees field.
 func (r *queryResolver) Followees(ctx context.Context, userID int64, first *int, after *string) (*followpkg.Page, error) {
-	return r.Follows.List(ctx, followpkg.Followees, userID, first, after)
+	return r.FollowService.List(ctx, followpkg.Followees, userID, first, after)
 }
 
 // CommonFollows is the resolver for the commonFollows field.
@@ -44,5 +44,5 @@ func (r *userResolver) FolloweeCount(ctx context.Context, obj *ent.User) (int, e
 
 // FollowedByMe is the resolver for the followedByMe field.
 func (r *userResolver) FollowedByMe(ctx context.Context, obj *ent.User) (bool, error) {
-	return r.loaders(ctx).Follows.FollowedByMe.Load(ctx, obj.ID)
+	return r.dataloaders(ctx).Follows.FollowedByMe.Load(ctx, obj.ID)
 }

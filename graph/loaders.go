@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 
 	"github.com/vikstrous/dataloadgen"
 
@@ -9,24 +10,26 @@ import (
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
-	"github.com/hmdp/hmdp/internal/loader"
+	"github.com/hmdp/hmdp/internal/dataloader"
+	"github.com/hmdp/hmdp/internal/voucher"
 )
 
-// WithLoaders gives a response its own loaders (the server calls it for every
+// WithDataloaders gives a response its own loaders (the server calls it for every
 // response, subscription events included), made when a resolver first needs
 // them: an idle subscription, waiting for its next event, holds none.
-func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
+func (r *Resolver) WithDataloaders(ctx context.Context) context.Context {
 	viewer := viewerID(ctx)
-	return loader.WithLazy(ctx, func() *loader.Loaders { return r.Loaders.New(viewer) })
+	ctx = r.withCommentLoaders(ctx, viewer)
+	return dataloader.WithLazy(ctx, func() *dataloader.Loaders { return r.Dataloaders.New(viewer) })
 }
 
 // loaders are the response's loaders; a resolver run outside a response
 // (tests) gets unbatched fresh ones.
-func (r *Resolver) loaders(ctx context.Context) *loader.Loaders {
-	if l := loader.From(ctx); l != nil {
+func (r *Resolver) dataloaders(ctx context.Context) *dataloader.Loaders {
+	if l := dataloader.From(ctx); l != nil {
 		return l
 	}
-	return r.Loaders.New(viewerID(ctx))
+	return r.Dataloaders.New(viewerID(ctx))
 }
 
 func viewerID(ctx context.Context) int64 {
@@ -44,7 +47,7 @@ func (r *Resolver) notePage(ctx context.Context) func(*blog.Page, error) (*blog.
 			for i, e := range p.Edges {
 				bs[i] = e.Node
 			}
-			r.loaders(ctx).NotePage(bs)
+			r.dataloaders(ctx).NotePage(bs)
 		}
 		return p, err
 	}
@@ -52,8 +55,13 @@ func (r *Resolver) notePage(ctx context.Context) func(*blog.Page, error) (*blog.
 
 // authorOf loads a blog's author.
 func (r *Resolver) authorOf(ctx context.Context, b *ent.Blog) (*ent.User, error) {
-	u, err := r.loaders(ctx).Author(ctx, b)
-	if loader.Missing(err) {
+	// A live feed event carries its author, read once for all its
+	// subscribers.
+	if u := b.Edges.Author; u != nil {
+		return u, nil
+	}
+	u, err := r.dataloaders(ctx).Author(ctx, b)
+	if dataloader.Missing(err) {
 		return nil, apperr.New(apperr.NotFound, "user %d not found", b.UserID)
 	}
 	return u, err
@@ -61,8 +69,8 @@ func (r *Resolver) authorOf(ctx context.Context, b *ent.Blog) (*ent.User, error)
 
 // userOf loads a user that must exist (an author, a liker).
 func (r *Resolver) userOf(ctx context.Context, id int64) (*ent.User, error) {
-	u, err := r.loaders(ctx).Users.Load(ctx, id)
-	if loader.Missing(err) {
+	u, err := r.dataloaders(ctx).Users.Load(ctx, id)
+	if dataloader.Missing(err) {
 		return nil, apperr.New(apperr.NotFound, "user %d not found", id)
 	}
 	return u, err
@@ -73,8 +81,8 @@ func (r *Resolver) shopOf(ctx context.Context, id int64) (*ent.Shop, error) {
 	if id == 0 {
 		return nil, nil
 	}
-	s, err := r.loaders(ctx).Shops.Load(ctx, id)
-	if loader.Missing(err) {
+	s, err := r.dataloaders(ctx).Shops.Load(ctx, id)
+	if dataloader.Missing(err) {
 		return nil, nil
 	}
 	return s, err
@@ -84,12 +92,12 @@ func (r *Resolver) likedByMe(ctx context.Context, blogID int64) (bool, error) {
 	if viewerID(ctx) == 0 {
 		return false, nil
 	}
-	in, err := r.loaders(ctx).Like(ctx, blogID)
+	in, err := r.dataloaders(ctx).Like(ctx, blogID)
 	return in.LikedByMe, err
 }
 
 func (r *Resolver) topLikers(ctx context.Context, blogID int64) ([]*ent.User, error) {
-	l := r.loaders(ctx)
+	l := r.dataloaders(ctx)
 	in, err := l.Like(ctx, blogID)
 	if err != nil {
 		return nil, err
@@ -99,7 +107,7 @@ func (r *Resolver) topLikers(ctx context.Context, blogID int64) ([]*ent.User, er
 	for i, u := range us {
 		if u != nil { // a liker whose account is gone is left out
 			out = append(out, u)
-		} else if err != nil && !loader.Missing(errAt(err, i)) {
+		} else if err != nil && !dataloader.Missing(errAt(err, i)) {
 			return nil, errAt(err, i)
 		}
 	}
@@ -108,19 +116,40 @@ func (r *Resolver) topLikers(ctx context.Context, blogID int64) ([]*ent.User, er
 
 // setBlogLike applies the like and returns the blog as it now is.
 func (r *Resolver) setBlogLike(ctx context.Context, blogID int64, liked bool) (*ent.Blog, error) {
-	if err := r.Likes.Set(ctx, auth.ViewerFrom(ctx).UserID, blogID, liked); err != nil {
+	if err := r.LikeService.Set(ctx, auth.ViewerFrom(ctx).UserID, blogID, liked); err != nil {
 		return nil, err
 	}
-	b, err := r.Blogs.Get(ctx, blogID)
+	b, err := r.BlogService.Get(ctx, blogID)
 	if err == nil && b == nil {
 		return nil, apperr.New(apperr.NotFound, "blog %d not found", blogID)
 	}
 	return b, err
 }
 
+// saleOf loads a flash-sale voucher's sale; nil for a normal voucher.
+func (r *Resolver) saleOf(ctx context.Context, v *ent.Voucher) (*ent.SeckillVoucher, error) {
+	if !voucher.IsSeckill(v) {
+		return nil, nil
+	}
+	return dataloader.OrNil(r.dataloaders(ctx).Sales.Load(ctx, v.ID))
+}
+
+// voucherStatus is a voucher's status, its sale loaded only when it matters.
+func (r *Resolver) voucherStatus(ctx context.Context, v *ent.Voucher) (voucher.Status, error) {
+	var sale *ent.SeckillVoucher
+	if voucher.NeedsSale(v) {
+		var err error
+		if sale, err = r.saleOf(ctx, v); err != nil {
+			return "", err
+		}
+	}
+	return r.VoucherService.StatusOf(v, sale), nil
+}
+
 // errAt is the error of item i of a LoadAll.
 func errAt(err error, i int) error {
-	if es, ok := err.(dataloadgen.ErrorSlice); ok && i < len(es) {
+	var es dataloadgen.ErrorSlice
+	if errors.As(err, &es) && i < len(es) {
 		return es[i]
 	}
 	return err
@@ -128,13 +157,13 @@ func errAt(err error, i int) error {
 
 // followCount is a user's followers (i = 0) or followees (i = 1).
 func (r *Resolver) followCount(ctx context.Context, userID int64, i int) (int, error) {
-	c, err := r.loaders(ctx).Follows.Counts.Load(ctx, userID)
+	c, err := r.dataloaders(ctx).Follows.Counts.Load(ctx, userID)
 	return int(c[i]), err
 }
 
 // setFollow applies the follow and returns the followed user.
 func (r *Resolver) setFollow(ctx context.Context, target int64, follows bool) (*ent.User, error) {
-	if err := r.Follows.Set(ctx, auth.ViewerFrom(ctx).UserID, target, follows); err != nil {
+	if err := r.FollowService.Set(ctx, auth.ViewerFrom(ctx).UserID, target, follows); err != nil {
 		return nil, err
 	}
 	return r.userOf(ctx, target)
@@ -142,9 +171,9 @@ func (r *Resolver) setFollow(ctx context.Context, target int64, follows bool) (*
 
 // commonFollows loads the users both the viewer and userID follow.
 func (r *Resolver) commonFollows(ctx context.Context, userID int64) ([]*ent.User, error) {
-	ids, err := r.Follows.Common(ctx, auth.ViewerFrom(ctx).UserID, userID)
+	ids, err := r.FollowService.Common(ctx, auth.ViewerFrom(ctx).UserID, userID)
 	if err != nil {
 		return nil, err
 	}
-	return r.Users.Many(ctx, ids)
+	return r.UserService.Many(ctx, ids)
 }

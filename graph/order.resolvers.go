@@ -7,50 +7,73 @@ package graph
 
 import (
 	"context"
+	"time"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/order"
 )
 
 // SeckillVoucher is the resolver for the seckillVoucher field.
 func (r *mutationResolver) SeckillVoucher(ctx context.Context, voucherID int64) (*order.SeckillResult, error) {
-	return r.Orders.Seckill(ctx, auth.ViewerFrom(ctx).UserID, voucherID)
+	return r.OrderService.Seckill(ctx, auth.ViewerFrom(ctx).UserID, voucherID)
 }
 
 // PayOrder is the resolver for the payOrder field.
-func (r *mutationResolver) PayOrder(ctx context.Context, orderID int64, payType order.PayType) (*order.Order, error) {
-	return r.Orders.Pay(ctx, auth.ViewerFrom(ctx).UserID, orderID, payType)
+func (r *mutationResolver) PayOrder(ctx context.Context, orderID int64, payType enum.PayType) (*order.Order, error) {
+	return r.OrderService.Pay(ctx, auth.ViewerFrom(ctx).UserID, orderID, payType)
 }
 
 // CancelOrder is the resolver for the cancelOrder field.
 func (r *mutationResolver) CancelOrder(ctx context.Context, orderID int64) (*order.Order, error) {
-	return r.Orders.Cancel(ctx, auth.ViewerFrom(ctx).UserID, orderID)
+	return r.OrderService.Cancel(ctx, auth.ViewerFrom(ctx).UserID, orderID)
+}
+
+// RefundOrder is the resolver for the refundOrder field.
+func (r *mutationResolver) RefundOrder(ctx context.Context, orderID int64) (*order.Order, error) {
+	return r.OrderService.Refund(ctx, auth.ViewerFrom(ctx).UserID, orderID)
+}
+
+// RedeemOrder is the resolver for the redeemOrder field.
+func (r *mutationResolver) RedeemOrder(ctx context.Context, orderID int64) (*order.Order, error) {
+	return r.OrderService.Redeem(ctx, orderID)
 }
 
 // Order is the resolver for the order field.
 func (r *queryResolver) Order(ctx context.Context, id int64) (*order.Order, error) {
-	return r.Orders.Get(ctx, auth.ViewerFrom(ctx).UserID, id)
+	return r.OrderService.Get(ctx, auth.ViewerFrom(ctx).UserID, id)
 }
 
 // MyOrders is the resolver for the myOrders field.
 func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string) (*order.Connection, error) {
-	return r.Orders.Mine(ctx, auth.ViewerFrom(ctx).UserID, first, after)
+	return r.OrderService.Mine(ctx, auth.ViewerFrom(ctx).UserID, first, after)
 }
 
 // OrderUpdates is the resolver for the orderUpdates field.
 func (r *subscriptionResolver) OrderUpdates(ctx context.Context) (<-chan *order.Order, error) {
-	return r.Resolver.OrderUpdates.Subscribe(ctx, auth.ViewerFrom(ctx).UserID, subscriptionEnded(ctx))
+	return r.OrderEvents.Subscribe(ctx, auth.ViewerFrom(ctx).UserID, subscriptionEnded(ctx))
 }
 
 // Voucher is the resolver for the voucher field.
 func (r *voucherOrderResolver) Voucher(ctx context.Context, obj *order.Order) (*ent.Voucher, error) {
-	return r.Vouchers.Get(ctx, obj.VoucherID)
+	return dataloader.OrNil(r.dataloaders(ctx).Vouchers.Load(ctx, obj.VoucherID))
 }
 
 // User is the resolver for the user field.
 func (r *voucherOrderResolver) User(ctx context.Context, obj *order.Order) (*ent.User, error) {
-	return r.Users.Get(ctx, obj.UserID)
+	return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, obj.UserID))
+}
+
+// CancelReason is the resolver for the cancelReason field.
+func (r *voucherOrderResolver) CancelReason(ctx context.Context, obj *order.Order) (*enum.CancelReason, error) {
+	return r.OrderService.CancelReason(ctx, obj)
+}
+
+// PayDeadline is the resolver for the payDeadline field.
+func (r *voucherOrderResolver) PayDeadline(ctx context.Context, obj *order.Order) (*time.Time, error) {
+	return new(r.OrderService.Deadline(obj.ID)), nil
 }
 
 // VoucherOrder returns VoucherOrderResolver implementation.

@@ -6,11 +6,12 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
+	"github.com/hmdp/hmdp/internal/comment"
+	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/feed"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
-	"github.com/hmdp/hmdp/internal/loader"
 	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/signin"
@@ -20,21 +21,24 @@ import (
 
 // Resolver holds the services the resolvers call.
 type Resolver struct {
-	Ent   *ent.Client
-	Auth  *auth.Service
-	Users *user.Service
-	Shops *shop.Service
-	// Vouchers and Orders are the flash sale (issue 5).
-	Vouchers *voucher.Service
-	Orders   *order.Service
-	// OrderUpdates feeds the orderUpdates subscription.
-	OrderUpdates *order.Updates
+	Ent         *ent.Client
+	AuthService *auth.Service
+	UserService *user.Service
+	ShopService *shop.Service
+	// VoucherService and OrderService are the flash sale.
+	VoucherService *voucher.Service
+	OrderService   *order.Service
+	// OrderEvents feeds the orderUpdates subscription.
+	OrderEvents *order.Updates
 
-	Blogs   *blog.Service
-	Likes   *like.Service
-	Follows *follow.Service
-	Feeds   *feed.Service
-	SignIns *signin.Service
-	Images  *image.Store
-	Loaders loader.Sources
+	BlogService   *blog.Service
+	LikeService   *like.Service
+	FollowService *follow.Service
+	FeedService   *feed.Service
+	SignInService *signin.Service
+	ImageStore    *image.Store
+	Dataloaders   dataloader.Factory
+
+	// CommentService is blog comments (with their own per-response loaders).
+	CommentService *comment.Service
 }

@@ -10,42 +10,43 @@ import (
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/shop"
 )
 
 // CreateShop is the resolver for the createShop field.
 func (r *mutationResolver) CreateShop(ctx context.Context, input model.CreateShopInput) (*ent.Shop, error) {
-	return r.Resolver.Shops.Create(ctx, createShopInput(input))
+	return r.ShopService.Create(ctx, createShopInput(input))
 }
 
 // UpdateShop is the resolver for the updateShop field.
 func (r *mutationResolver) UpdateShop(ctx context.Context, id int64, input model.UpdateShopInput) (*ent.Shop, error) {
-	return r.Resolver.Shops.Update(ctx, id, updateShopInput(input))
+	return r.ShopService.Update(ctx, id, updateShopInput(input))
 }
 
 // Shop is the resolver for the shop field.
 func (r *queryResolver) Shop(ctx context.Context, id int64) (*ent.Shop, error) {
-	return r.Resolver.Shops.View(ctx, id)
+	return r.dataloaders(ctx).ShopViews.Load(ctx, id)
 }
 
 // Shops is the resolver for the shops field.
 func (r *queryResolver) Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string) (*ent.ShopConnection, error) {
-	return r.Resolver.Shops.ByType(ctx, typeID, geoInput(near), first, after)
+	return r.ShopService.ByType(ctx, typeID, geoInput(near), first, after)
 }
 
 // SearchShops is the resolver for the searchShops field.
 func (r *queryResolver) SearchShops(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error) {
-	return r.Resolver.Shops.Search(ctx, name, first, after)
+	return r.ShopService.Search(ctx, name, first, after)
 }
 
 // ShopTypes is the resolver for the shopTypes field.
 func (r *queryResolver) ShopTypes(ctx context.Context) ([]*ent.ShopType, error) {
-	return r.Resolver.Shops.Types(ctx)
+	return r.ShopService.Types(ctx)
 }
 
 // Type is the resolver for the type field.
 func (r *shopResolver) Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, error) {
-	return r.Shops.Type(ctx, obj.TypeID)
+	return dataloader.OrNil(r.dataloaders(ctx).ShopTypes.Load(ctx, obj.TypeID))
 }
 
 // Images is the resolver for the images field.
@@ -60,7 +61,7 @@ func (r *shopResolver) Distance(ctx context.Context, obj *ent.Shop) (*float64, e
 
 // UvToday is the resolver for the uvToday field.
 func (r *shopResolver) UvToday(ctx context.Context, obj *ent.Shop) (int, error) {
-	return r.Shops.UVToday(ctx, obj.ID)
+	return r.dataloaders(ctx).UVToday.Load(ctx, obj.ID)
 }
 
 // Mutation returns MutationResolver implementation.

@@ -14,10 +14,15 @@ import (
 
 // SignIn is the resolver for the signIn field.
 func (r *mutationResolver) SignIn(ctx context.Context) (*signin.Status, error) {
-	return r.SignIns.SignIn(ctx, auth.ViewerFrom(ctx).UserID)
+	return r.SignInService.SignIn(ctx, auth.ViewerFrom(ctx).UserID)
+}
+
+// MakeUpSignIn is the resolver for the makeUpSignIn field.
+func (r *mutationResolver) MakeUpSignIn(ctx context.Context, date string) (*signin.Status, error) {
+	return r.SignInService.MakeUp(ctx, auth.ViewerFrom(ctx).UserID, date)
 }
 
 // SignInStatus is the resolver for the signInStatus field.
 func (r *queryResolver) SignInStatus(ctx context.Context, month *string) (*signin.Status, error) {
-	return r.SignIns.Status(ctx, auth.ViewerFrom(ctx).UserID, month)
+	return r.SignInService.Status(ctx, auth.ViewerFrom(ctx).UserID, month)
 }

@@ -13,56 +13,69 @@ import (
 	"github.com/hmdp/hmdp/graph/model"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/user"
 )
 
 // SendCode is the resolver for the sendCode field.
 func (r *mutationResolver) SendCode(ctx context.Context, phone string) (bool, error) {
-	return true, r.Auth.SendCode(ctx, phone, auth.ClientIP(ctx))
+	return true, r.AuthService.SendCode(ctx, phone, auth.ClientIP(ctx))
 }
 
 // Login is the resolver for the login field.
 func (r *mutationResolver) Login(ctx context.Context, phone string, code *string, password *string) (*model.AuthPayload, error) {
 	switch {
 	case code != nil && password == nil:
-		return authPayload(r.Auth.LoginWithCode(ctx, phone, *code))
+		return authPayload(r.AuthService.LoginWithCode(ctx, phone, *code))
 	case password != nil && code == nil:
-		return authPayload(r.Auth.LoginWithPassword(ctx, phone, *password))
+		return authPayload(r.AuthService.LoginWithPassword(ctx, phone, *password, auth.ClientIP(ctx)))
 	}
 	return nil, apperr.BadInput("code", "give either code or password")
 }
 
 // Logout is the resolver for the logout field.
 func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
-	return r.Auth.Logout(ctx, auth.ViewerFrom(ctx).Token)
+	v := auth.ViewerFrom(ctx)
+	if v == nil {
+		return false, nil // no live session: an unknown token is already anonymous
+	}
+	return r.AuthService.Logout(ctx, v.Token)
 }
 
 // UpdateProfile is the resolver for the updateProfile field.
 func (r *mutationResolver) UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*ent.User, error) {
 	v := auth.ViewerFrom(ctx)
-	u, err := r.Users.UpdateProfile(ctx, v.UserID, user.Profile(input))
+	if err := authorizePasswordChange(ctx, r.AuthService, v, input); err != nil {
+		return nil, err
+	}
+	u, err := r.UserService.UpdateProfile(ctx, v.UserID, user.Profile(input))
 	if err != nil {
 		return nil, err
 	}
-	return u, r.Auth.RefreshSession(ctx, v, u)
+	if input.Password != nil {
+		if _, err := r.AuthService.EndOtherSessions(ctx, v); err != nil {
+			return nil, err
+		}
+	}
+	return u, r.AuthService.RefreshSession(ctx, v, u)
 }
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*ent.User, error) {
 	if v := auth.ViewerFrom(ctx); v != nil {
-		return r.Users.Get(ctx, v.UserID)
+		return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, v.UserID))
 	}
 	return nil, nil
 }
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id int64) (*ent.User, error) {
-	return r.Users.Get(ctx, id)
+	return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, id))
 }
 
 // Info is the resolver for the info field.
 func (r *userResolver) Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error) {
-	return r.Users.Info(ctx, obj.ID)
+	return dataloader.OrNil(r.dataloaders(ctx).UserInfos.Load(ctx, obj.ID))
 }
 
 // Birthday is the resolver for the birthday field.

@@ -14,22 +14,22 @@ import (
 
 // CreateVoucher is the resolver for the createVoucher field.
 func (r *mutationResolver) CreateVoucher(ctx context.Context, input voucher.CreateInput) (*ent.Voucher, error) {
-	return r.Vouchers.Create(ctx, input)
+	return r.VoucherService.Create(ctx, input)
 }
 
 // Vouchers is the resolver for the vouchers field.
 func (r *queryResolver) Vouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error) {
-	return r.Resolver.Vouchers.ByShop(ctx, shopID)
+	return r.dataloaders(ctx).ShopVouchers.Load(ctx, shopID)
 }
 
 // Vouchers is the resolver for the vouchers field.
 func (r *shopResolver) Vouchers(ctx context.Context, obj *ent.Shop) ([]*ent.Voucher, error) {
-	return r.Resolver.Vouchers.ByShop(ctx, obj.ID)
+	return r.dataloaders(ctx).ShopVouchers.Load(ctx, obj.ID)
 }
 
 // Shop is the resolver for the shop field.
 func (r *voucherResolver) Shop(ctx context.Context, obj *ent.Voucher) (*ent.Shop, error) {
-	return r.Shops.Get(ctx, obj.ShopID)
+	return r.shopOf(ctx, obj.ShopID)
 }
 
 // Type is the resolver for the type field.
@@ -39,12 +39,12 @@ func (r *voucherResolver) Type(ctx context.Context, obj *ent.Voucher) (voucher.T
 
 // Status is the resolver for the status field.
 func (r *voucherResolver) Status(ctx context.Context, obj *ent.Voucher) (voucher.Status, error) {
-	return r.Vouchers.Status(ctx, obj)
+	return r.voucherStatus(ctx, obj)
 }
 
 // Seckill is the resolver for the seckill field.
 func (r *voucherResolver) Seckill(ctx context.Context, obj *ent.Voucher) (*ent.SeckillVoucher, error) {
-	return r.Vouchers.Seckill(ctx, obj)
+	return r.saleOf(ctx, obj)
 }
 
 // Voucher returns VoucherResolver implementation.

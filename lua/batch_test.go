@@ -106,3 +106,83 @@ func TestBatcherCancelledCall(t *testing.T) {
 		}
 	})
 }
+
+// Scripts that read Redis's clock (TIME) before they write, as
+// ratelimit_gcra and seckill_admit do, run through the Batcher's pipelined
+// EVALSHA too: Redis 7 replicates scripts by their effects, so writes may
+// follow TIME.
+func TestBatcherRunsScriptsThatReadTime(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+		ctx := context.Background()
+		b := NewBatcher(rb.Client, Script("ratelimit_gcra"), BatchOptions{})
+		key := rb.Key("{gcra}")
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		allowed := 0
+		for range 20 {
+			wg.Go(func() {
+				res, err := b.Run(ctx, []string{key}, time.Hour.Milliseconds(), 5).Int64Slice()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				allowed += int(res[0])
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if allowed != 5 {
+			t.Fatalf("%d of 20 allowed, want the burst of 5", allowed)
+		}
+	})
+}
+
+var double = redis.NewScript(`return 2 * redis.call('INCR', KEYS[1])`)
+
+// One batcher carries calls of several scripts and plain commands; after
+// SCRIPT FLUSH each script is loaded again and every call still gets its own
+// answer.
+func TestBatcherMixesScriptsAndCommands(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+		ctx := context.Background()
+		b := NewBatcher(rb.Client, nil, BatchOptions{})
+		a, d, p := rb.Key("{a}"), rb.Key("{d}"), rb.Key("{p}")
+		for round := range 2 {
+			if err := rb.Client.ScriptFlush(ctx).Err(); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			for range 50 {
+				wg.Go(func() {
+					if err := b.RunScript(ctx, incr, []string{a}).Err(); err != nil {
+						t.Error(err)
+					}
+				})
+				wg.Go(func() {
+					if v, err := b.RunScript(ctx, double, []string{d}).Int64(); err != nil || v%2 != 0 {
+						t.Error(v, err)
+					}
+				})
+			}
+			wg.Wait()
+			if got := rb.Client.Get(ctx, a).Val(); got != []string{"50", "100"}[round] {
+				t.Fatalf("round %d: incr ran %s times", round, got)
+			}
+		}
+		// Send: nobody waits, the callback gets the command's error.
+		rb.Client.Set(ctx, p, "x", 0)
+		errs := make(chan error, 2)
+		b.Send(ctx, func(err error) { errs <- err }, "pexpire", p, 60000)
+		b.Send(ctx, func(err error) { errs <- err }, "incr", p) // not an integer: an error
+		if err := <-errs; err != nil {
+			t.Fatalf("pexpire: %v", err)
+		}
+		if err := <-errs; err == nil {
+			t.Fatal("incr of a string: no error")
+		}
+		if ttl := rb.Client.PTTL(ctx, p).Val(); ttl <= 0 || ttl > time.Minute {
+			t.Fatalf("pexpire not applied: ttl %v", ttl)
+		}
+	})
+}

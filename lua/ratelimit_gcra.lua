@@ -1,11 +1,23 @@
 -- GCRA (generic cell rate algorithm) admission for one key.
 -- KEYS[1]  the limiter key (holds the theoretical arrival time, ms)
--- ARGV[1]  now, ms            ARGV[2] emission interval, ms (period / rate)
--- ARGV[3]  burst (tolerance = interval * burst)
+-- ARGV[1]  emission interval, ms (period / rate)
+-- ARGV[2]  burst (tolerance = interval * burst)
+-- ARGV[3]  optional, tests only: now, ms, in place of the server's clock
 -- Returns {allowed (1|0), retry_after_ms}.
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-local burst = tonumber(ARGV[3])
+--
+-- The time is Redis's own (TIME), not the caller's: every instance compares
+-- against the same clock, so instances with skewed clocks agree on the
+-- arrival times they write. (Redis 7 replicates scripts by their effects, so
+-- TIME may come before the write.)
+local now
+if ARGV[3] then
+  now = tonumber(ARGV[3])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
 local new_tat = tat + interval

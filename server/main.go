@@ -1,97 +1,67 @@
-// Command server runs the hmdp GraphQL API.
+// Command server runs the hmdp GraphQL API (the application is internal/app).
 //
 //	go run ./server            # embedded SQLite + embedded Redis, demo data, :8080
+//	go run ./server seed       # migrate the configured database and load the demo data
+//	go run ./server seed-sessions -n 100000 -first 15000000000 -out tokens.txt
+//	                           # log that many phones in (as a login code does) for load tests
 //	HMDP_MYSQL_DSN=... HMDP_REDIS_ADDR=... go run ./server
 package main
 
 import (
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	"github.com/hmdp/hmdp/internal/app"
 )
 
 func main() {
-	args, cmd := os.Args[1:], run
+	args, cmd := os.Args[1:], app.Run
 	if len(args) > 0 && args[0] == "seed" {
-		args, cmd = args[1:], seedOnly
+		args, cmd = args[1:], app.Seed
 	}
-	cfg, err := LoadConfig(args, os.Getenv)
+	if len(args) > 0 && args[0] == "seed-sessions" {
+		args, cmd = seedSessions(args[1:])
+	}
+	cfg, err := app.LoadConfig(args, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "config:", err)
 		os.Exit(2)
 	}
-	log := newLogger(cfg.LogLevel)
-	if err := cmd(cfg, log); err != nil {
+	log := app.NewLogger(cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	err = cmd(ctx, cfg, log)
+	stop()
+	if err != nil {
 		log.Error("server stopped", "err", err)
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func newLogger(level string) *slog.Logger {
-	var l slog.Level
-	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l}))
-}
-
-// seedOnly migrates the database and loads the demo data if it is empty ("make seed").
-func seedOnly(cfg Config, log *slog.Logger) error {
-	cfg.Seed = true
-	app, err := NewApp(context.Background(), cfg, log, Options{})
-	if err != nil {
-		return err
+// seedSessions reads the seed-sessions flags (the rest are the server's
+// settings) and returns the command that writes the tokens.
+func seedSessions(args []string) ([]string, func(context.Context, app.Config, *slog.Logger) error) {
+	fs := flag.NewFlagSet("seed-sessions", flag.ExitOnError)
+	var seed app.SessionSeed
+	fs.IntVar(&seed.Count, "n", 1000, "sessions (distinct users) to make")
+	fs.Int64Var(&seed.First, "first", 15000000000, "first phone; the others follow it")
+	fs.IntVar(&seed.Workers, "workers", 32, "logins at once")
+	outPath := fs.String("out", "tokens.txt", `file to write "token phone" lines to`)
+	_ = fs.Parse(args)
+	return fs.Args(), func(ctx context.Context, cfg app.Config, log *slog.Logger) error {
+		f, err := os.Create(*outPath)
+		if err != nil {
+			return err
+		}
+		if err := app.SeedSessions(ctx, cfg, log, seed, f); err != nil {
+			_ = f.Close()
+			return err
+		}
+		return f.Close()
 	}
-	app.Close()
-	return nil
-}
-
-func run(cfg Config, log *slog.Logger) error {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-
-	app, err := NewApp(ctx, cfg, log, Options{})
-	if err != nil {
-		return err
-	}
-	defer app.Close()
-
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("HMDP_ADDR: %w", err)
-	}
-	srv := &http.Server{
-		Handler:           app.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	log.Info("listening", "addr", ln.Addr().String(), "playground", cfg.Playground, "graphql", "/graphql")
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down: closing subscriptions, draining requests", "grace", cfg.ShutdownGrace.String())
-	app.Stop()
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	log.Info("stopping workers: finishing the batches they hold")
-	app.StopWorkers(sctx)
-	log.Info("stopped")
-	return nil
 }

@@ -1,5 +1,5 @@
 # Playground assets: the GraphiQL and React browser bundles that the Go binary
-# embeds (server/playground, //go:embed all:assets), so the playground works
+# embeds (internal/playground, //go:embed all:assets), so the playground works
 # offline. They come from the npm registry through the pinned web/package.json
 # and web/package-lock.json and are never committed.
 #
@@ -16,7 +16,7 @@
 PLAYGROUND_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 PLAYGROUND_WEB    ?= web
-PLAYGROUND_ASSETS ?= server/playground/assets
+PLAYGROUND_ASSETS ?= internal/playground/assets
 NPM               ?= npm
 
 # node_modules/.package-lock.json is written by every npm ci, so it is the
@@ -25,7 +25,7 @@ PLAYGROUND_NPM_STAMP := $(PLAYGROUND_WEB)/node_modules/.package-lock.json
 
 # source-under-node_modules:name-in-assets. Exactly what the page loads, plus
 # the MIT licence texts that must travel with the copies. The file names are
-# the ones server/playground/playground.go serves.
+# the ones internal/playground/playground.go serves.
 PLAYGROUND_FILES := \
 	graphiql/graphiql.min.js:graphiql.min.js \
 	graphiql/graphiql.min.css:graphiql.min.css \

@@ -54,6 +54,18 @@ var (
 		Name:       "tb_blog_comments",
 		Columns:    TbBlogCommentsColumns,
 		PrimaryKey: []*schema.Column{TbBlogCommentsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idx_comment_blog_parent",
+				Unique:  false,
+				Columns: []*schema.Column{TbBlogCommentsColumns[4], TbBlogCommentsColumns[5]},
+			},
+			{
+				Name:    "idx_comment_parent",
+				Unique:  false,
+				Columns: []*schema.Column{TbBlogCommentsColumns[5]},
+			},
+		},
 	}
 	// BlogLikeColumns holds the columns for the "blog_like" table.
 	BlogLikeColumns = []*schema.Column{
@@ -77,6 +89,57 @@ var (
 				Name:    "idx_like_user",
 				Unique:  false,
 				Columns: []*schema.Column{BlogLikeColumns[2]},
+			},
+		},
+	}
+	// HmdpCommentLikeColumns holds the columns for the "hmdp_comment_like" table.
+	HmdpCommentLikeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "comment_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "blog_id", Type: field.TypeInt64},
+		{Name: "create_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(3)"}},
+	}
+	// HmdpCommentLikeTable holds the schema information for the "hmdp_comment_like" table.
+	HmdpCommentLikeTable = &schema.Table{
+		Name:       "hmdp_comment_like",
+		Columns:    HmdpCommentLikeColumns,
+		PrimaryKey: []*schema.Column{HmdpCommentLikeColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_comment_user",
+				Unique:  true,
+				Columns: []*schema.Column{HmdpCommentLikeColumns[1], HmdpCommentLikeColumns[2]},
+			},
+			{
+				Name:    "idx_comment_like_blog",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpCommentLikeColumns[3]},
+			},
+		},
+	}
+	// HmdpCommentTextColumns holds the columns for the "hmdp_comment_text" table.
+	HmdpCommentTextColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "comment_id", Type: field.TypeInt64},
+		{Name: "blog_id", Type: field.TypeInt64},
+		{Name: "content", Type: field.TypeString, Size: 1000},
+	}
+	// HmdpCommentTextTable holds the schema information for the "hmdp_comment_text" table.
+	HmdpCommentTextTable = &schema.Table{
+		Name:       "hmdp_comment_text",
+		Columns:    HmdpCommentTextColumns,
+		PrimaryKey: []*schema.Column{HmdpCommentTextColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_comment_text",
+				Unique:  true,
+				Columns: []*schema.Column{HmdpCommentTextColumns[1]},
+			},
+			{
+				Name:    "idx_comment_text_blog",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpCommentTextColumns[2]},
 			},
 		},
 	}
@@ -105,6 +168,18 @@ var (
 			},
 		},
 	}
+	// HmdpImageColumns holds the columns for the "hmdp_image" table.
+	HmdpImageColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "create_time", Type: field.TypeTime},
+	}
+	// HmdpImageTable holds the schema information for the "hmdp_image" table.
+	HmdpImageTable = &schema.Table{
+		Name:       "hmdp_image",
+		Columns:    HmdpImageColumns,
+		PrimaryKey: []*schema.Column{HmdpImageColumns[0]},
+	}
 	// TbVoucherOrderColumns holds the columns for the "tb_voucher_order" table.
 	TbVoucherOrderColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64},
@@ -129,7 +204,24 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{TbVoucherOrderColumns[3], TbVoucherOrderColumns[4]},
 			},
+			{
+				Name:    "idx_voucher_status",
+				Unique:  false,
+				Columns: []*schema.Column{TbVoucherOrderColumns[4], TbVoucherOrderColumns[6]},
+			},
 		},
+	}
+	// HmdpOrderCancelColumns holds the columns for the "hmdp_order_cancel" table.
+	HmdpOrderCancelColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64},
+		{Name: "reason", Type: field.TypeInt, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+		{Name: "create_time", Type: field.TypeTime},
+	}
+	// HmdpOrderCancelTable holds the schema information for the "hmdp_order_cancel" table.
+	HmdpOrderCancelTable = &schema.Table{
+		Name:       "hmdp_order_cancel",
+		Columns:    HmdpOrderCancelColumns,
+		PrimaryKey: []*schema.Column{HmdpOrderCancelColumns[0]},
 	}
 	// HmdpOutboxColumns holds the columns for the "hmdp_outbox" table.
 	HmdpOutboxColumns = []*schema.Column{
@@ -236,6 +328,13 @@ var (
 		Name:       "tb_sign",
 		Columns:    TbSignColumns,
 		PrimaryKey: []*schema.Column{TbSignColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_sign_user_date",
+				Unique:  true,
+				Columns: []*schema.Column{TbSignColumns[1], TbSignColumns[2], TbSignColumns[3], TbSignColumns[4]},
+			},
+		},
 	}
 	// TbUserColumns holds the columns for the "tb_user" table.
 	TbUserColumns = []*schema.Column{
@@ -313,8 +412,12 @@ var (
 		TbBlogTable,
 		TbBlogCommentsTable,
 		BlogLikeTable,
+		HmdpCommentLikeTable,
+		HmdpCommentTextTable,
 		TbFollowTable,
+		HmdpImageTable,
 		TbVoucherOrderTable,
+		HmdpOrderCancelTable,
 		HmdpOutboxTable,
 		TbSeckillVoucherTable,
 		TbShopTable,
@@ -337,11 +440,23 @@ func init() {
 	BlogLikeTable.Annotation = &entsql.Annotation{
 		Table: "blog_like",
 	}
+	HmdpCommentLikeTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_comment_like",
+	}
+	HmdpCommentTextTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_comment_text",
+	}
 	TbFollowTable.Annotation = &entsql.Annotation{
 		Table: "tb_follow",
 	}
+	HmdpImageTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_image",
+	}
 	TbVoucherOrderTable.Annotation = &entsql.Annotation{
 		Table: "tb_voucher_order",
+	}
+	HmdpOrderCancelTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_order_cancel",
 	}
 	HmdpOutboxTable.Annotation = &entsql.Annotation{
 		Table: "hmdp_outbox",

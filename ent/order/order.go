@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
 const (
@@ -67,9 +68,9 @@ var (
 	// UpdateDefaultUpdateTime holds the default value on update for the "update_time" field.
 	UpdateDefaultUpdateTime func() time.Time
 	// DefaultPayType holds the default value on creation for the "pay_type" field.
-	DefaultPayType int
+	DefaultPayType enum.PayType
 	// DefaultStatus holds the default value on creation for the "status" field.
-	DefaultStatus int
+	DefaultStatus enum.OrderStatus
 )
 
 // OrderOption defines the ordering options for the Order queries.

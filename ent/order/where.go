@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/hmdp/hmdp/ent/predicate"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
 // ID filters vertices based on their ID field.
@@ -75,13 +76,15 @@ func VoucherID(v int64) predicate.Order {
 }
 
 // PayType applies equality check predicate on the "pay_type" field. It's identical to PayTypeEQ.
-func PayType(v int) predicate.Order {
-	return predicate.Order(sql.FieldEQ(FieldPayType, v))
+func PayType(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldEQ(FieldPayType, vc))
 }
 
 // Status applies equality check predicate on the "status" field. It's identical to StatusEQ.
-func Status(v int) predicate.Order {
-	return predicate.Order(sql.FieldEQ(FieldStatus, v))
+func Status(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldEQ(FieldStatus, vc))
 }
 
 // PayTime applies equality check predicate on the "pay_time" field. It's identical to PayTimeEQ.
@@ -260,83 +263,111 @@ func VoucherIDLTE(v int64) predicate.Order {
 }
 
 // PayTypeEQ applies the EQ predicate on the "pay_type" field.
-func PayTypeEQ(v int) predicate.Order {
-	return predicate.Order(sql.FieldEQ(FieldPayType, v))
+func PayTypeEQ(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldEQ(FieldPayType, vc))
 }
 
 // PayTypeNEQ applies the NEQ predicate on the "pay_type" field.
-func PayTypeNEQ(v int) predicate.Order {
-	return predicate.Order(sql.FieldNEQ(FieldPayType, v))
+func PayTypeNEQ(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldNEQ(FieldPayType, vc))
 }
 
 // PayTypeIn applies the In predicate on the "pay_type" field.
-func PayTypeIn(vs ...int) predicate.Order {
-	return predicate.Order(sql.FieldIn(FieldPayType, vs...))
+func PayTypeIn(vs ...enum.PayType) predicate.Order {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = int(vs[i])
+	}
+	return predicate.Order(sql.FieldIn(FieldPayType, v...))
 }
 
 // PayTypeNotIn applies the NotIn predicate on the "pay_type" field.
-func PayTypeNotIn(vs ...int) predicate.Order {
-	return predicate.Order(sql.FieldNotIn(FieldPayType, vs...))
+func PayTypeNotIn(vs ...enum.PayType) predicate.Order {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = int(vs[i])
+	}
+	return predicate.Order(sql.FieldNotIn(FieldPayType, v...))
 }
 
 // PayTypeGT applies the GT predicate on the "pay_type" field.
-func PayTypeGT(v int) predicate.Order {
-	return predicate.Order(sql.FieldGT(FieldPayType, v))
+func PayTypeGT(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldGT(FieldPayType, vc))
 }
 
 // PayTypeGTE applies the GTE predicate on the "pay_type" field.
-func PayTypeGTE(v int) predicate.Order {
-	return predicate.Order(sql.FieldGTE(FieldPayType, v))
+func PayTypeGTE(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldGTE(FieldPayType, vc))
 }
 
 // PayTypeLT applies the LT predicate on the "pay_type" field.
-func PayTypeLT(v int) predicate.Order {
-	return predicate.Order(sql.FieldLT(FieldPayType, v))
+func PayTypeLT(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldLT(FieldPayType, vc))
 }
 
 // PayTypeLTE applies the LTE predicate on the "pay_type" field.
-func PayTypeLTE(v int) predicate.Order {
-	return predicate.Order(sql.FieldLTE(FieldPayType, v))
+func PayTypeLTE(v enum.PayType) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldLTE(FieldPayType, vc))
 }
 
 // StatusEQ applies the EQ predicate on the "status" field.
-func StatusEQ(v int) predicate.Order {
-	return predicate.Order(sql.FieldEQ(FieldStatus, v))
+func StatusEQ(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldEQ(FieldStatus, vc))
 }
 
 // StatusNEQ applies the NEQ predicate on the "status" field.
-func StatusNEQ(v int) predicate.Order {
-	return predicate.Order(sql.FieldNEQ(FieldStatus, v))
+func StatusNEQ(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldNEQ(FieldStatus, vc))
 }
 
 // StatusIn applies the In predicate on the "status" field.
-func StatusIn(vs ...int) predicate.Order {
-	return predicate.Order(sql.FieldIn(FieldStatus, vs...))
+func StatusIn(vs ...enum.OrderStatus) predicate.Order {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = int(vs[i])
+	}
+	return predicate.Order(sql.FieldIn(FieldStatus, v...))
 }
 
 // StatusNotIn applies the NotIn predicate on the "status" field.
-func StatusNotIn(vs ...int) predicate.Order {
-	return predicate.Order(sql.FieldNotIn(FieldStatus, vs...))
+func StatusNotIn(vs ...enum.OrderStatus) predicate.Order {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = int(vs[i])
+	}
+	return predicate.Order(sql.FieldNotIn(FieldStatus, v...))
 }
 
 // StatusGT applies the GT predicate on the "status" field.
-func StatusGT(v int) predicate.Order {
-	return predicate.Order(sql.FieldGT(FieldStatus, v))
+func StatusGT(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldGT(FieldStatus, vc))
 }
 
 // StatusGTE applies the GTE predicate on the "status" field.
-func StatusGTE(v int) predicate.Order {
-	return predicate.Order(sql.FieldGTE(FieldStatus, v))
+func StatusGTE(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldGTE(FieldStatus, vc))
 }
 
 // StatusLT applies the LT predicate on the "status" field.
-func StatusLT(v int) predicate.Order {
-	return predicate.Order(sql.FieldLT(FieldStatus, v))
+func StatusLT(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldLT(FieldStatus, vc))
 }
 
 // StatusLTE applies the LTE predicate on the "status" field.
-func StatusLTE(v int) predicate.Order {
-	return predicate.Order(sql.FieldLTE(FieldStatus, v))
+func StatusLTE(v enum.OrderStatus) predicate.Order {
+	vc := int(v)
+	return predicate.Order(sql.FieldLTE(FieldStatus, vc))
 }
 
 // PayTimeEQ applies the EQ predicate on the "pay_time" field.

@@ -15,11 +15,23 @@ type BlogComment func(*sql.Selector)
 // BlogLike is the predicate function for bloglike builders.
 type BlogLike func(*sql.Selector)
 
+// CommentLike is the predicate function for commentlike builders.
+type CommentLike func(*sql.Selector)
+
+// CommentText is the predicate function for commenttext builders.
+type CommentText func(*sql.Selector)
+
 // Follow is the predicate function for follow builders.
 type Follow func(*sql.Selector)
 
+// Image is the predicate function for image builders.
+type Image func(*sql.Selector)
+
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
+
+// OrderCancel is the predicate function for ordercancel builders.
+type OrderCancel func(*sql.Selector)
 
 // Outbox is the predicate function for outbox builders.
 type Outbox func(*sql.Selector)

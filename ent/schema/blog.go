@@ -6,30 +6,36 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+
+	"github.com/hmdp/hmdp/ent/schema/maxlen"
 )
 
 // Blog is tb_blog: a shop visit note with up to nine comma-separated images.
 type Blog struct{ ent.Schema }
 
+// Annotations map Blog to the tb_blog table.
 func (Blog) Annotations() []schema.Annotation {
 	return []schema.Annotation{entsql.Table("tb_blog")}
 }
 
+// Mixin adds the create_time / update_time pair.
 func (Blog) Mixin() []ent.Mixin { return []ent.Mixin{Timestamps{}} }
 
+// Fields are the columns of tb_blog.
 func (Blog) Fields() []ent.Field {
 	return []ent.Field{
 		id(),
 		field.Int64("shop_id").Default(0),
 		field.Int64("user_id"),
-		field.String("title").MaxLen(255).NotEmpty(),
-		field.String("images").MaxLen(2048).Default(""),
-		field.String("content").MaxLen(2048).NotEmpty(),
+		field.String("title").MaxRuneLen(maxlen.BlogTitle).NotEmpty(),
+		field.String("images").MaxRuneLen(maxlen.BlogImages).Default(""),
+		field.String("content").MaxRuneLen(maxlen.BlogContent).NotEmpty(),
 		field.Int("liked").Optional().Default(0),
 		field.Int("comments").Optional().Default(0),
 	}
 }
 
+// Edges link a blog to its author (user_id).
 func (Blog) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("author", User.Type).Ref("blogs").Field("user_id").Unique().Required(),

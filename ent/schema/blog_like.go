@@ -15,10 +15,12 @@ import (
 // makes liking idempotent under concurrency.
 type BlogLike struct{ ent.Schema }
 
+// Annotations map BlogLike to the blog_like table.
 func (BlogLike) Annotations() []schema.Annotation {
 	return []schema.Annotation{entsql.Table("blog_like")}
 }
 
+// Fields are the columns of blog_like.
 func (BlogLike) Fields() []ent.Field {
 	return []ent.Field{
 		id(),
@@ -29,6 +31,7 @@ func (BlogLike) Fields() []ent.Field {
 	}
 }
 
+// Indexes make a like unique per (blog, user) and list a user's likes.
 func (BlogLike) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("blog_id", "user_id").Unique().StorageKey("uk_blog_user"),

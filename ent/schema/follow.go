@@ -13,10 +13,12 @@ import (
 // Follow is tb_follow: user_id follows follow_user_id.
 type Follow struct{ ent.Schema }
 
+// Annotations map Follow to the tb_follow table.
 func (Follow) Annotations() []schema.Annotation {
 	return []schema.Annotation{entsql.Table("tb_follow")}
 }
 
+// Fields are the columns of tb_follow.
 func (Follow) Fields() []ent.Field {
 	return []ent.Field{
 		id(),
@@ -26,6 +28,7 @@ func (Follow) Fields() []ent.Field {
 	}
 }
 
+// Indexes make a follow unique per pair and find a user's followers.
 func (Follow) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("user_id", "follow_user_id").Unique().StorageKey("uk_user_follow"),

@@ -1,3 +1,5 @@
+// Package schema defines the ent schemas of the hmdp tables (hmdp.sql plus a
+// few new ones); entc generates package ent from them.
 package schema
 
 import (
@@ -12,6 +14,7 @@ import (
 // Timestamps are the create_time / update_time pair every hmdp.sql table has.
 type Timestamps struct{ mixin.Schema }
 
+// Fields are create_time (set once) and update_time (set on every update).
 func (Timestamps) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("create_time").Default(time.Now).Immutable().

@@ -31,7 +31,7 @@ type CreateShopInput struct {
 	X float64 `json:"x"`
 	// latitude, -85.05112878..85.05112878 (the range Redis GEO can index)
 	Y float64 `json:"y"`
-	// cents, not negative
+	// whole yuan per person, not negative
 	AvgPrice  *int    `json:"avgPrice,omitempty"`
 	OpenHours *string `json:"openHours,omitempty"`
 }
@@ -48,9 +48,9 @@ type Subscription struct {
 }
 
 type UpdateProfileInput struct {
-	// 1 to 32 characters
+	// 1 to 32 characters, none of them control characters (line breaks, tabs, escapes)
 	NickName *string `json:"nickName,omitempty"`
-	// image URL path, at most 255 characters
+	// a path returned by uploadImage, or "" for none
 	Icon *string `json:"icon,omitempty"`
 	// 8 to 72 bytes; enables login(phone, password)
 	Password  *string `json:"password,omitempty"`
@@ -59,6 +59,13 @@ type UpdateProfileInput struct {
 	Gender    *int    `json:"gender,omitempty"`
 	// YYYY-MM-DD
 	Birthday *string `json:"birthday,omitempty"`
+	// Changing an existing password needs the current one, or code. Setting the
+	// first password needs neither. A wrong one counts against the wrong-password
+	// limit of login.
+	CurrentPassword *string `json:"currentPassword,omitempty"`
+	// Instead of currentPassword: a login code sent to the user's phone with
+	// sendCode (used up by this change).
+	Code *string `json:"code,omitempty"`
 }
 
 // Only the fields given change.

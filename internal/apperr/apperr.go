@@ -1,5 +1,5 @@
 // Package apperr defines the domain errors the API shows to clients. Each carries
-// one of the codes of API.md; the GraphQL error presenter turns it into
+// one of the codes of docs/API.md; the GraphQL error presenter turns it into
 // extensions.code. Any other error is internal and never shown.
 package apperr
 
@@ -11,6 +11,7 @@ import (
 // Code is a client-visible error code.
 type Code string
 
+// The codes of docs/API.md.
 const (
 	Unauthenticated Code = "UNAUTHENTICATED"
 	Forbidden       Code = "FORBIDDEN"
@@ -22,8 +23,15 @@ const (
 	SaleNotStarted  Code = "SALE_NOT_STARTED"
 	SaleEnded       Code = "SALE_ENDED"
 	Conflict        Code = "CONFLICT"
-	Internal        Code = "INTERNAL_SERVER_ERROR"
+	// PaymentFailed: the payment provider did not complete a refund; the
+	// order stays REFUNDING and the same call may be repeated.
+	PaymentFailed Code = "PAYMENT_FAILED"
+	Internal      Code = "INTERNAL_SERVER_ERROR"
 )
+
+// Unavailable means a dependency could not confirm the change in time (the
+// change may still have happened; read before retrying).
+const Unavailable Code = "UNAVAILABLE"
 
 // Error is a domain error safe to show to a client.
 type Error struct {

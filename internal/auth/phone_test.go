@@ -10,7 +10,7 @@ func TestValidPhone(t *testing.T) {
 		"13800000000": true, "19912345678": true, "15012345678": true,
 		"15,12345678": false, "+8613800000000": false, "1380000000": false, "138000000000": false,
 		"12800000000": false, "10800000000": false, "23800000000": false, "": false,
-		" 13800000000": false, "13800000000\n": false, "1380000000a": false, "１３８００００００００": false,
+		" 13800000000": false, "13800000000\n": false, "1380000000a": false, "１３８００００００００": false, //nolint:gocritic // mapKey: the leading space of " 13800000000" is the case under test
 	} {
 		if got := ValidPhone(p); got != want {
 			t.Errorf("ValidPhone(%q) = %v, want %v", p, got, want)
@@ -30,6 +30,11 @@ func FuzzValidPhone(f *testing.F) {
 		}
 		if got := ValidPhone(s); got != want {
 			t.Fatalf("ValidPhone(%q) = %v, want %v (valid UTF-8: %v)", s, got, want, utf8.ValidString(s))
+		}
+		// A valid phone is a number that a byte more or less, or a login
+		// code, never is.
+		if want && (ValidPhone(s+"0") || ValidPhone(s[:10]) || ValidCode(s) || ValidPhone(" "+s)) {
+			t.Fatalf("a phone one byte off %q was valid", s)
 		}
 	})
 }

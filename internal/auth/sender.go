@@ -14,6 +14,7 @@ type Sender interface {
 // SMS gateway in development), as one JSON line with msg "sms code sent".
 type LogSender struct{ Log *slog.Logger }
 
+// SendCode logs the code instead of sending it.
 func (s LogSender) SendCode(ctx context.Context, phone, code string) error {
 	s.Log.InfoContext(ctx, "sms code sent", "phone", phone, "code", code)
 	return nil

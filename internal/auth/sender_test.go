@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The development sender's log line is how people find their code: API.md fixes its shape.
+// The development sender's log line is how people find their code: docs/API.md fixes its shape.
 func TestLogSenderWritesOneJSONLine(t *testing.T) {
 	var buf bytes.Buffer
 	s := LogSender{Log: slog.New(slog.NewJSONHandler(&buf, nil))}

@@ -10,32 +10,47 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"slices"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/user"
+	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/nearcache"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/lua"
 )
 
-// Config holds the tunables; zero values take the documented defaults.
+// Config holds the service's dependencies and tunables; zero values take the
+// documented defaults.
 type Config struct {
-	CodeTTL      time.Duration // 2 minutes
-	MaxWrong     int           // wrong guesses that void a code: 5
-	SessionTTL   time.Duration // sliding: 30 minutes
-	AdminPhones  []string
-	PerPhoneGap  ratelimit.Limit // 1 per 60 s
-	PerPhoneDay  ratelimit.Limit // 10 per day
-	PerIPHour    ratelimit.Limit // 30 per hour
-	RandomSource func(n int) string
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+	// Limiter counts the codes sent per phone and per address.
+	Limiter *ratelimit.Limiter
+	// Sender delivers the codes (default LogSender{Log}).
+	Sender Sender
+	Log    *slog.Logger // default slog.Default()
+
+	CodeTTL     time.Duration // 2 minutes
+	MaxWrong    int           // wrong guesses that void a code: 5
+	SessionTTL  time.Duration // sliding: 30 minutes
+	AdminPhones []string
+	PerPhoneGap ratelimit.Limit // 1 per 60 s
+	PerPhoneDay ratelimit.Limit // 10 per day
+	PerIPHour   ratelimit.Limit // 30 per hour
+	// Wrong passwords allowed before password login is refused for a while:
+	// per phone (5 per 15 minutes) and per client address (30 per 15 minutes).
+	PasswordFailuresPerPhone ratelimit.Limit
+	PasswordFailuresPerIP    ratelimit.Limit
+	RandomSource             func(n int) string
 	// SessionCacheTTL lets an instance reuse a session it read for this long
 	// (0 = read Redis on every request). See sessions.go.
 	SessionCacheTTL time.Duration
@@ -62,8 +77,20 @@ func (c *Config) defaults() {
 	if c.PerIPHour.Events == 0 {
 		c.PerIPHour = ratelimit.Limit{Events: 30, Per: time.Hour}
 	}
+	if c.PasswordFailuresPerPhone.Events == 0 {
+		c.PasswordFailuresPerPhone = ratelimit.Limit{Events: 5, Per: 15 * time.Minute}
+	}
+	if c.PasswordFailuresPerIP.Events == 0 {
+		c.PasswordFailuresPerIP = ratelimit.Limit{Events: 30, Per: 15 * time.Minute}
+	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+	if c.Sender == nil {
+		c.Sender = LogSender{Log: c.Log}
 	}
 }
 
@@ -76,12 +103,21 @@ type Service struct {
 	sender  Sender
 	cfg     Config
 	recent  *nearcache.Cache[Viewer] // nil when SessionCacheTTL is 0
+
+	follower sessionFollower // session changes announced by any instance
+	watches  watches         // sessions held by websockets (watch.go)
+	slides   indexSlides     // slides of the users' session lists (user_sessions.go)
+	// batch pipelines the session reads of concurrent requests and the
+	// slides nobody waits for: in a flash sale every request is a user this
+	// instance has not seen, and a socket write per read would decide the rate.
+	batch *lua.Batcher
 }
 
-// New returns the service. Keys live under prefix ("hmdp:").
-func New(db *ent.Client, rdb redis.UniversalClient, prefix string, limiter *ratelimit.Limiter, sender Sender, cfg Config) *Service {
+// New returns the service.
+func New(cfg Config) *Service {
 	cfg.defaults()
-	s := &Service{db: db, rdb: rdb, prefix: prefix, limiter: limiter, sender: sender, cfg: cfg}
+	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, limiter: cfg.Limiter, sender: cfg.Sender, cfg: cfg,
+		batch: lua.NewBatcher(cfg.Redis, nil, lua.BatchOptions{})}
 	if cfg.SessionCacheTTL > 0 {
 		s.recent = nearcache.New[Viewer](cfg.SessionCacheTTL, 100_000)
 	}
@@ -99,7 +135,7 @@ func (s *Service) codeKey(phone string) string { return s.prefix + "login:code:"
 // MONITOR output does not reveal usable tokens.
 func (s *Service) sessionKey(token string) string {
 	sum := sha256.Sum256([]byte(token))
-	return s.prefix + "login:session:" + hex.EncodeToString(sum[:])
+	return s.prefix + sessionKeyInfix + hex.EncodeToString(sum[:])
 }
 
 // SendCode sends a fresh 6-digit code to phone, replacing any earlier one.
@@ -153,7 +189,7 @@ func (s *Service) LoginWithCode(ctx context.Context, phone, code string) (string
 	if !ValidPhone(phone) {
 		return "", nil, apperr.BadInput("phone", "must be an 11-digit mobile number starting with 13-19")
 	}
-	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
+	if !ValidCode(code) {
 		return "", nil, apperr.BadInput("code", "must be the 6 digits sent to the phone")
 	}
 	res, err := verifyCode.Run(ctx, s.rdb, []string{s.codeKey(phone)}, code, s.cfg.MaxWrong).Int()
@@ -174,29 +210,54 @@ func (s *Service) LoginWithCode(ctx context.Context, phone, code string) (string
 	return token, u, err
 }
 
-// LoginWithPassword logs in a user who has set a password.
-func (s *Service) LoginWithPassword(ctx context.Context, phone, password string) (string, *ent.User, error) {
+// LoginWithPassword logs in a user who has set a password. Wrong passwords
+// are limited per phone and per client address (RATE_LIMITED with
+// retryAfterMs once spent), and an unknown phone costs a password check like
+// a known one, so answers and timings tell nobody which phones have accounts.
+func (s *Service) LoginWithPassword(ctx context.Context, phone, password, clientIP string) (string, *ent.User, error) {
 	if !ValidPhone(phone) {
 		return "", nil, apperr.BadInput("phone", "must be an 11-digit mobile number starting with 13-19")
 	}
-	// The same error for an unknown phone, no password and a wrong one: no account probing.
-	wrong := apperr.BadInput("password", "wrong phone or password")
-	u, err := s.db.User.Query().Where(user.Phone(phone)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return "", nil, wrong
-	}
-	if err != nil {
+	phoneKey, ipKey := passwordFailureKeys(phone, clientIP)
+	if err := s.checkPasswordFailures(ctx, phoneKey, ipKey); err != nil {
 		return "", nil, err
 	}
-	if u.Password == "" || bcrypt.CompareHashAndPassword([]byte(u.Password), []byte(password)) != nil {
-		return "", nil, wrong
+	u, err := s.db.User.Query().Where(entuser.Phone(phone)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return "", nil, err
+	}
+	hash := dummyPasswordHash()
+	if u != nil && u.Password != "" {
+		hash = []byte(u.Password)
+	}
+	// Always one bcrypt comparison, against the dummy hash when there is no
+	// password to compare with.
+	matches := bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
+	if u == nil || u.Password == "" || !matches {
+		if err := s.recordPasswordFailure(ctx, phoneKey, ipKey); err != nil {
+			return "", nil, err
+		}
+		// The same error for an unknown phone, no password and a wrong one.
+		return "", nil, apperr.BadInput("password", "wrong phone or password")
 	}
 	token, err := s.startSession(ctx, u)
 	return token, u, err
 }
 
+// dummyPasswordHash is a bcrypt hash of a random password, at the cost
+// stored passwords have, for logins that have no hash to compare with.
+var dummyPasswordHash = sync.OnceValue(func() []byte {
+	b := make([]byte, 18)
+	_, _ = rand.Read(b)
+	h, err := bcrypt.GenerateFromPassword(b, bcrypt.DefaultCost)
+	if err != nil {
+		panic(err) // only for a cost out of range
+	}
+	return h
+})
+
 func (s *Service) findOrRegister(ctx context.Context, phone string) (*ent.User, error) {
-	u, err := s.db.User.Query().Where(user.Phone(phone)).Only(ctx)
+	u, err := s.db.User.Query().Where(entuser.Phone(phone)).Only(ctx)
 	if err == nil || !ent.IsNotFound(err) {
 		return u, err
 	}
@@ -207,7 +268,7 @@ func (s *Service) findOrRegister(ctx context.Context, phone string) (*ent.User, 
 	u, err = s.db.User.Create().SetPhone(phone).SetNickName("user_" + nick).Save(ctx)
 	if ent.IsConstraintError(err) {
 		// Registered concurrently by another login: the unique phone decides.
-		return s.db.User.Query().Where(user.Phone(phone)).Only(ctx)
+		return s.db.User.Query().Where(entuser.Phone(phone)).Only(ctx)
 	}
 	return u, err
 }
@@ -219,10 +280,11 @@ func (s *Service) startSession(ctx context.Context, u *ent.User) (string, error)
 	}
 	token := hex.EncodeToString(b)
 	data, _ := json.Marshal(Viewer{UserID: u.ID, Phone: u.Phone, Nick: u.NickName, Icon: u.Icon})
-	if err := s.rdb.Set(ctx, s.sessionKey(token), data, s.cfg.SessionTTL).Err(); err != nil {
+	key := s.sessionKey(token)
+	if err := s.rdb.Set(ctx, key, data, s.cfg.SessionTTL).Err(); err != nil {
 		return "", fmt.Errorf("store session: %w", err)
 	}
-	return token, nil
+	return token, s.indexSession(ctx, u.ID, key)
 }
 
 // Authenticate returns the viewer of token. An unknown or expired token is
@@ -244,7 +306,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Viewer, erro
 		}
 		epoch = s.recent.Epoch()
 	}
-	data, err := touchSession.Run(ctx, s.rdb, []string{key}, s.cfg.SessionTTL.Milliseconds()).Text()
+	data, err := s.batch.RunScript(ctx, touchSession, []string{key}, s.cfg.SessionTTL.Milliseconds()).Text()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
@@ -258,6 +320,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Viewer, erro
 	if s.recent != nil {
 		s.recent.Put(key, v, true, epoch, s.cfg.Now())
 	}
+	s.slideIndex(ctx, v.UserID)
 	return s.viewer(v, token), nil
 }
 

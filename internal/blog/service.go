@@ -6,18 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/blog"
-	"github.com/hmdp/hmdp/ent/bloglike"
+	entblog "github.com/hmdp/hmdp/ent/blog"
+	entblogcomment "github.com/hmdp/hmdp/ent/blogcomment"
+	entbloglike "github.com/hmdp/hmdp/ent/bloglike"
+	entcommentlike "github.com/hmdp/hmdp/ent/commentlike"
+	entcommenttext "github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/ratelimit"
 )
 
-// Limits of a blog.
+// Limits of a blog: product rules, within its columns (maxlen.BlogTitle,
+// maxlen.BlogContent, maxlen.BlogImages).
 const (
 	MaxTitle   = 100  // characters
 	MaxContent = 2000 // characters
@@ -30,15 +36,33 @@ type Fanout interface {
 	Deleted(ctx context.Context, b *ent.Blog) error
 }
 
-// Likes is the part of the like service a delete needs.
+// Likes is the part of the like service a delete needs: Forget records, in
+// the delete's transaction, that the blog's like set must go, and returns
+// what to run after commit.
 type Likes interface {
-	Forget(ctx context.Context, blogID int64) error
+	Forget(ctx context.Context, tx *ent.Tx, blogID int64) (after func(context.Context), err error)
 }
 
-// Images tells our own uploads from other paths.
+// ImageStore tells our own uploads from other paths.
 type ImageStore interface {
 	Owns(path string) bool
 }
+
+// Config holds the service's dependencies; zero values take the defaults.
+type Config struct {
+	DB     *ent.Client
+	Images ImageStore
+	Likes  Likes
+	// Fanout hears of published and deleted blogs (the feed); nil: no one.
+	Fanout Fanout
+	Log    *slog.Logger // default slog.Default()
+	// Limiter, when set, allows each user PerUser creates (RATE_LIMITED past it).
+	Limiter *ratelimit.Limiter
+	PerUser ratelimit.Limit // default DefaultPerUser
+}
+
+// DefaultPerUser is the default rate limit of Create per user.
+var DefaultPerUser = ratelimit.Limit{Events: 20, Per: time.Hour}
 
 // Service is the blog service.
 type Service struct {
@@ -46,13 +70,29 @@ type Service struct {
 	images ImageStore
 	likes  Likes
 	log    *slog.Logger
-	// Fanout is set once the feed exists (it needs the follow service).
-	Fanout Fanout
+	fanout Fanout // nil: no one
+	limit  func(ctx context.Context, author int64) error
 }
 
 // New returns the service.
-func New(db *ent.Client, images ImageStore, likes Likes, log *slog.Logger) *Service {
-	return &Service{db: db, images: images, likes: likes, log: log}
+func New(cfg Config) *Service {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.PerUser.Events <= 0 || cfg.PerUser.Per <= 0 {
+		cfg.PerUser = DefaultPerUser
+	}
+	s := &Service{db: cfg.DB, images: cfg.Images, likes: cfg.Likes, log: cfg.Log, fanout: cfg.Fanout}
+	if l := cfg.Limiter; l != nil {
+		s.limit = func(ctx context.Context, author int64) error {
+			res, err := l.Allow(ctx, "blog:user:"+strconv.FormatInt(author, 10), cfg.PerUser)
+			if err == nil && !res.Allowed {
+				err = apperr.RateLimit("blogs", res.RetryAfter.Milliseconds())
+			}
+			return err
+		}
+	}
+	return s
 }
 
 // Input is a new blog.
@@ -67,12 +107,12 @@ func (in Input) validate(images ImageStore) error {
 	switch {
 	case title == "":
 		return apperr.BadInput("input.title", "must not be empty")
-	case utf8.RuneCountInString(in.Title) > MaxTitle || len(in.Title) > 255:
+	case utf8.RuneCountInString(in.Title) > MaxTitle:
 		return apperr.BadInput("input.title", "must be at most %d characters", MaxTitle)
 	case content == "":
 		return apperr.BadInput("input.content", "must not be empty")
-	case utf8.RuneCountInString(in.Content) > MaxContent || len(in.Content) > 2048:
-		return apperr.BadInput("input.content", "must be at most %d characters (2048 bytes)", MaxContent)
+	case utf8.RuneCountInString(in.Content) > MaxContent:
+		return apperr.BadInput("input.content", "must be at most %d characters", MaxContent)
 	case len(in.Images) > MaxImages:
 		return apperr.BadInput("input.images", "at most %d images", MaxImages)
 	}
@@ -92,10 +132,27 @@ func (in Input) validate(images ImageStore) error {
 	return nil
 }
 
-// Create writes a blog by author and hands it to the fan-out.
+// ownerChecker is the image store's uploader check (image.Store.CheckOwner):
+// a blog shows only its author's uploads.
+type ownerChecker interface {
+	CheckOwner(ctx context.Context, userID int64, field string, many bool, paths []string) error
+}
+
+// Create writes a blog by author and hands it to the fan-out; RATE_LIMITED
+// past the author's allowance (a refused or invalid call uses none).
 func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog, error) {
 	if err := in.validate(s.images); err != nil {
 		return nil, err
+	}
+	if o, ok := s.images.(ownerChecker); ok { // the server's store knows uploaders
+		if err := o.CheckOwner(ctx, author, "input.images", true, in.Images); err != nil {
+			return nil, err
+		}
+	}
+	if s.limit != nil {
+		if err := s.limit(ctx, author); err != nil {
+			return nil, err
+		}
 	}
 	var shopID int64
 	if in.ShopID != nil {
@@ -117,17 +174,17 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 	if err != nil {
 		return nil, err
 	}
-	if s.Fanout != nil {
+	if s.fanout != nil {
 		// The blog is saved whatever happens here; a failed push is logged
 		// and the followers' inboxes are rebuilt from MySQL when lost.
-		if err := s.Fanout.Published(ctx, b); err != nil {
+		if err := s.fanout.Published(ctx, b); err != nil {
 			s.log.ErrorContext(ctx, "blog fan-out", "blog", b.ID, "err", err)
 		}
 	}
 	return b, nil
 }
 
-// Delete removes the viewer's own blog with its likes, and takes it out of
+// Delete removes the viewer's own blog with its likes and comments, and takes it out of
 // the feeds. NOT_FOUND when absent, FORBIDDEN when someone else's.
 func (s *Service) Delete(ctx context.Context, viewer, id int64) error {
 	b, err := s.db.Blog.Get(ctx, id)
@@ -144,24 +201,40 @@ func (s *Service) Delete(ctx context.Context, viewer, id int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.BlogLike.Delete().Where(bloglike.BlogID(id)).Exec(ctx); err != nil {
+	if _, err := tx.BlogLike.Delete().Where(entbloglike.BlogID(id)).Exec(ctx); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
-	if n, err := tx.Blog.Delete().Where(blog.ID(id)).Exec(ctx); err != nil || n == 0 {
+	if _, err := tx.CommentLike.Delete().Where(entcommentlike.BlogID(id)).Exec(ctx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	if _, err := tx.BlogComment.Delete().Where(entblogcomment.BlogID(id)).Exec(ctx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	if _, err := tx.CommentText.Delete().Where(entcommenttext.BlogID(id)).Exec(ctx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	if n, err := tx.Blog.Delete().Where(entblog.ID(id)).Exec(ctx); err != nil || n == 0 {
 		if err == nil {
 			err = apperr.New(apperr.NotFound, "blog %d not found", id)
 		}
 		return errors.Join(err, tx.Rollback())
 	}
+	forgetLikes, err := s.likes.Forget(ctx, tx, id)
+	if err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if err := s.likes.Forget(ctx, id); err != nil {
-		s.log.ErrorContext(ctx, "forget likes", "blog", id, "err", err)
-	}
-	if s.Fanout != nil {
-		if err := s.Fanout.Deleted(ctx, b); err != nil {
-			return err
+	// Committed: nothing after this is the caller's failure (a retry would
+	// only get NOT_FOUND). The like set's drop is retried by the like
+	// service's outbox; a blog left in an inbox is skipped when read, as it
+	// is no longer in MySQL.
+	ctx = context.WithoutCancel(ctx)
+	forgetLikes(ctx)
+	if s.fanout != nil {
+		if err := s.fanout.Deleted(ctx, b); err != nil {
+			s.log.ErrorContext(ctx, "blog fan-out of a delete", "blog", id, "err", err)
 		}
 	}
 	return nil
@@ -201,9 +274,9 @@ func (s *Service) Hot(ctx context.Context, first *int, after *string) (*Page, er
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where(blog.Or(blog.LikedLT(int(liked)), blog.And(blog.Liked(int(liked)), blog.IDLT(c.ID))))
+		q = q.Where(entblog.Or(entblog.LikedLT(int(liked)), entblog.And(entblog.Liked(int(liked)), entblog.IDLT(c.ID))))
 	}
-	bs, err := q.Order(ent.Desc(blog.FieldLiked, blog.FieldID)).Limit(n + 1).All(ctx)
+	bs, err := q.Order(ent.Desc(entblog.FieldLiked, entblog.FieldID)).Limit(n + 1).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +289,11 @@ func (s *Service) ByUser(ctx context.Context, userID int64, first *int, after *s
 	if err != nil {
 		return nil, err
 	}
-	q := s.db.Blog.Query().Where(blog.UserID(userID))
+	q := s.db.Blog.Query().Where(entblog.UserID(userID))
 	if c != nil {
-		q = q.Where(blog.IDLT(c.ID))
+		q = q.Where(entblog.IDLT(c.ID))
 	}
-	bs, err := q.Order(ent.Desc(blog.FieldID)).Limit(n + 1).All(ctx)
+	bs, err := q.Order(ent.Desc(entblog.FieldID)).Limit(n + 1).All(ctx)
 	if err != nil {
 		return nil, err
 	}

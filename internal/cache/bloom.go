@@ -94,7 +94,7 @@ func (b *Bloom) Add(ctx context.Context, ids ...string) error {
 	_, err := b.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, id := range ids {
 			for _, off := range b.offsets(id) {
-				p.SetBit(ctx, b.bits, int64(off.(uint64)), 1)
+				p.SetBit(ctx, b.bits, int64(off.(uint64)), 1) //nolint:gosec // G115: an offset is below b.m, a bitmap size in bits (Redis caps it at 2^32)
 			}
 		}
 		return nil
@@ -110,7 +110,7 @@ func (b *Bloom) MightContain(ctx context.Context, id string) (bool, error) {
 		return true, err
 	}
 	if r < 0 {
-		b.refill()
+		b.refill() //nolint:contextcheck // the refill runs in the background, past this call's context
 		return true, nil
 	}
 	return r == 1, nil

@@ -21,18 +21,18 @@ import (
 type Strategy int
 
 const (
-	// Mutex: on a miss one loader runs across all instances; the others wait
+	// Mutex means: on a miss one loader runs across all instances; the others wait
 	// for it and re-read. Readers never see stale data.
 	Mutex Strategy = iota
-	// LogicalExpiry: the value carries its own expiry; an expired value is
+	// LogicalExpiry means: the value carries its own expiry; an expired value is
 	// served at once while one background rebuild runs. Readers never wait
 	// (once the key has been loaded or preloaded).
 	LogicalExpiry
 )
 
-// Loader reads one row from the source of truth; found=false means it does
+// LoadFunc reads one row from the source of truth; found=false means it does
 // not exist (and a null marker is cached).
-type Loader[K comparable, V any] func(ctx context.Context, id K) (v V, found bool, err error)
+type LoadFunc[K comparable, V any] func(ctx context.Context, id K) (v V, found bool, err error)
 
 // Config configures a Cache. Zero values take the defaults.
 type Config struct {
@@ -66,7 +66,13 @@ type Config struct {
 	Locker     *lock.Locker
 	Registerer prometheus.Registerer
 	Log        *slog.Logger
-	// Now is the clock of logical expiry and the near cache (default time.Now).
+	// Now is the clock of logical expiry and the near cache (default
+	// time.Now). It stays this instance's clock, unlike the rate limiter's
+	// and the flash sale's, which Lua scripts take from Redis: the near cache
+	// is this instance's own, and a logical expiry decides only when a stale
+	// value is refreshed (one rebuild at a time, under the rebuild lock), so
+	// a skewed clock refreshes a little early or late but never admits or
+	// refuses anything. Tests move it to let a value go stale at once.
 	Now func() time.Time
 }
 
@@ -74,7 +80,7 @@ type Config struct {
 type Cache[K comparable, V any] struct {
 	cfg     Config
 	client  redis.UniversalClient
-	load    Loader[K, V]
+	load    LoadFunc[K, V]
 	metrics *metrics
 	near    *nearcache.Cache[V]
 	sf      singleflight.Group
@@ -85,7 +91,7 @@ type Cache[K comparable, V any] struct {
 
 // New returns a cache. Call Start to receive near-cache invalidations (needed
 // only with NearTTL) and Close to stop.
-func New[K comparable, V any](client redis.UniversalClient, cfg Config, load Loader[K, V]) *Cache[K, V] {
+func New[K comparable, V any](client redis.UniversalClient, cfg Config, load LoadFunc[K, V]) *Cache[K, V] {
 	if cfg.TTL <= 0 {
 		cfg.TTL = 30 * time.Minute
 	}
@@ -351,7 +357,7 @@ func (c *Cache[K, V]) getLogical(ctx context.Context, id K, sid string) (V, bool
 	switch {
 	case !c.fresh(r):
 		c.count(ResultStale)
-		c.refresh(id, sid)
+		c.refresh(id, sid) //nolint:contextcheck // the rebuild runs in the background, past this read's context
 	case r.found:
 		c.count(ResultHit)
 	default:
@@ -462,4 +468,44 @@ func (c *Cache[K, V]) Close() error {
 	}
 	c.wg.Wait()
 	return err
+}
+
+// Rewrite reloads id under the rebuild lock and writes it over its entry,
+// for keys that must never miss (hot keys under LogicalExpiry): a change
+// replaces the entry instead of deleting it. Holding the lock orders it with
+// any rebuild that read the row before the change. With onlyIfPresent it
+// does nothing when the key is absent (it was never preloaded). Every
+// instance drops its near copy.
+func (c *Cache[K, V]) Rewrite(ctx context.Context, id K, onlyIfPresent bool) error {
+	sid := fmt.Sprint(id)
+	if c.near != nil {
+		c.near.Drop(sid)
+	}
+	h, err := c.cfg.Locker.Simple(c.lockName(sid)).TryLock(ctx, c.cfg.LockWait, c.cfg.LockTTL)
+	if err != nil {
+		return fmt.Errorf("cache %s: rewrite %s: %w", c.cfg.Name, sid, err)
+	}
+	defer func() { _ = h.Unlock(context.WithoutCancel(ctx)) }()
+	if onlyIfPresent {
+		n, err := c.client.Exists(ctx, c.key(sid)).Result()
+		if err != nil {
+			return fmt.Errorf("cache %s: rewrite %s: %w", c.cfg.Name, sid, err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	l, err := c.loadOnly(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := c.write(ctx, sid, l.v, l.found); err != nil {
+		return fmt.Errorf("cache %s: rewrite %s: %w", c.cfg.Name, sid, err)
+	}
+	if c.near != nil {
+		if err := nearcache.Announce(ctx, c.client, c.channel(), sid); err != nil {
+			return fmt.Errorf("cache %s: publish invalidation of %s: %w", c.cfg.Name, sid, err)
+		}
+	}
+	return nil
 }

@@ -11,6 +11,6 @@ func Jitter(ttl time.Duration, frac float64) time.Duration {
 	if frac <= 0 || ttl <= 0 {
 		return ttl
 	}
-	d := time.Duration(float64(ttl) * frac * (2*rand.Float64() - 1))
+	d := time.Duration(float64(ttl) * frac * (2*rand.Float64() - 1)) //nolint:gosec // G404: jitter needs spread, not unpredictability
 	return max(ttl+d, time.Millisecond)
 }

@@ -57,7 +57,9 @@ func TestNearCacheExpires(t *testing.T) {
 		clk := &clock{now: time.Now()}
 		c := newCache(t, b, prometheus.NewRegistry(), src, func(cfg *Config) { cfg.NearTTL = time.Second; cfg.Now = clk.Now })
 		ctx := context.Background()
-		c.Get(ctx, 1)
+		if _, _, err := c.Get(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
 		src.set(item{ID: 1, Name: "changed"})
 		b.Client.Del(ctx, c.Key(1)) // a delete whose message was lost
 		if v, _, _ := c.Get(ctx, 1); v.Name != "item 1" {

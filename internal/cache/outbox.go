@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/outbox"
+	entoutbox "github.com/hmdp/hmdp/ent/outbox"
 )
 
 // Handler performs one recorded side effect; it must be idempotent (it may
@@ -99,9 +99,29 @@ func (o *Outbox) runOne(ctx context.Context, r *ent.Outbox) error {
 	return nil
 }
 
-// RunDue runs the rows that are due (what each poll does).
+// Done deletes rows whose side effects the writer performed itself after
+// commit (so the poller does not run them again).
+func (o *Outbox) Done(ctx context.Context, rows ...*ent.Outbox) error {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	_, err := o.db.Outbox.Delete().Where(entoutbox.IDIn(ids...)).Exec(ctx)
+	return err
+}
+
+// RunDue runs the rows that are due (what each poll does). Only kinds with a
+// handler here are taken: several services keep their own outbox on the one
+// table, and each must leave the others' rows alone.
 func (o *Outbox) RunDue(ctx context.Context) error {
-	rows, err := o.db.Outbox.Query().Where(outbox.NextTryLTE(o.now())).Order(ent.Asc(outbox.FieldID)).Limit(100).All(ctx)
+	o.mu.RLock()
+	kinds := make([]string, 0, len(o.handlers))
+	for k := range o.handlers {
+		kinds = append(kinds, k)
+	}
+	o.mu.RUnlock()
+	rows, err := o.db.Outbox.Query().Where(entoutbox.NextTryLTE(o.now()), entoutbox.KindIn(kinds...)).
+		Order(ent.Asc(entoutbox.FieldID)).Limit(100).All(ctx)
 	if err != nil {
 		return err
 	}

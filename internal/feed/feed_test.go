@@ -38,14 +38,11 @@ func newWorldTB(t testing.TB, b testenv.Backends, users, pushLimit int) *world {
 	log := slog.New(slog.DiscardHandler)
 	broker := pubsub.New(rdb, prefix, nil, pubsub.Options{})
 	t.Cleanup(func() { _ = broker.Close() })
-	follows := follow.New(db, rdb, prefix)
-	w := &world{
-		feed:    New(db, rdb, prefix, follows, broker, pushLimit, log),
-		blogs:   blog.New(db, noImages{}, like.New(db, rdb, prefix), log),
-		follows: follows,
-	}
-	w.blogs.Fanout = w.feed
-	follows.Listener = w.feed
+	sets := follow.NewSets(follow.SetsConfig{DB: db, Redis: rdb, Prefix: prefix})
+	w := &world{feed: New(Config{DB: db, Redis: rdb, Prefix: prefix, Follows: sets, Broker: broker, PushLimit: pushLimit, Log: log})}
+	likes := like.New(like.Config{DB: db, Redis: rdb, Prefix: prefix})
+	w.blogs = blog.New(blog.Config{DB: db, Images: noImages{}, Likes: likes, Fanout: w.feed, Log: log})
+	w.follows = follow.New(follow.Config{DB: db, Redis: rdb, Prefix: prefix, Sets: sets, Listener: w.feed})
 	for i := range users {
 		w.users = append(w.users, db.User.Create().SetPhone(fmt.Sprintf("138%08d", i)).SaveX(ctx).ID)
 	}

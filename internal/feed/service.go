@@ -12,8 +12,14 @@
 // between page reads are newer than every cursor, so they cause neither
 // repeats nor gaps, even when many share one millisecond.
 //
-// Live delivery: every publish also sends the blog to each follower's
-// subscription topic, across instances (internal/pubsub).
+// Live delivery: a publish also sends the blog, with a snapshot of its
+// author, to the followers' live subscriptions across instances
+// (internal/pubsub), so no subscriber looks the author up again. A pushed
+// author's post goes to each follower's topic. A pulled author's post is
+// published once, on PulledTopic: every instance with feed subscribers
+// relays it to those of its own subscribers who follow the author (one
+// SMISMEMBER on the author's follower set per 1000 local viewers), so the
+// post costs one PUBLISH however many followers there are.
 package feed
 
 import (
@@ -25,14 +31,16 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
 	entblog "github.com/hmdp/hmdp/ent/blog"
+	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/blog"
-	"github.com/hmdp/hmdp/internal/follow"
+	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/pubsub"
 )
@@ -42,29 +50,75 @@ const (
 	InboxSize        = 1000
 	DefaultPushLimit = 5000
 	batchSize        = 500
+	// relayBuffer is how many pulled authors' posts an instance's relay may
+	// fall behind (each costs it a round trip) before the broker drops it
+	// and it subscribes again.
+	relayBuffer = 1024
+	// relayBatch is how many local viewers one SMISMEMBER asks about.
+	relayBatch = 1000
 )
 
 // sentinel (score -inf) marks a complete inbox.
 const sentinel = "~"
 
+// FollowSets is what the feed reads of the follow graph (follow.Sets).
+type FollowSets interface {
+	FollowerCount(ctx context.Context, author int64) (int, error)
+	FollowersAmong(ctx context.Context, author int64, users []int64) ([]bool, error)
+	FollowersOf(ctx context.Context, author int64) ([]int64, error)
+	FolloweesOf(ctx context.Context, u int64) ([]int64, error)
+	FollowedBy(ctx context.Context, viewer int64, targets []int64) ([]bool, error)
+}
+
+// Config holds the service's dependencies and tunables; zero values take
+// the defaults.
+type Config struct {
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+	// Follows reads the follow sets (follow.Sets, shared with the follow service).
+	Follows FollowSets
+	// Broker carries new blogs to the followers' live subscriptions.
+	Broker *pubsub.Broker
+	// PushLimit: authors with more followers are pulled, not pushed
+	// (default DefaultPushLimit).
+	PushLimit int
+	Log       *slog.Logger // default slog.Default()
+	// RelayBuffer: pulled authors' posts the relay may fall behind before
+	// it is dropped and subscribes again (default relayBuffer; tests).
+	RelayBuffer int
+}
+
 // Service is the feed service.
 type Service struct {
-	db      *ent.Client
-	rdb     redis.UniversalClient
-	prefix  string
-	follows *follow.Service
-	broker  *pubsub.Broker
-	log     *slog.Logger
-	// PushLimit: authors with more followers are pulled, not pushed.
-	PushLimit int
+	db        *ent.Client
+	rdb       redis.UniversalClient
+	prefix    string
+	follows   FollowSets
+	broker    *pubsub.Broker
+	log       *slog.Logger
+	pushLimit int
+	relayBuf  int
+
+	// The relay of pulled authors' posts to this instance's subscribers.
+	mu      sync.Mutex
+	viewers map[int64]int // local feedItems subscriptions per viewer
+	relay   *pubsub.Sub   // nil until the first subscription, or after a drop
 }
 
 // New returns the service.
-func New(db *ent.Client, rdb redis.UniversalClient, prefix string, follows *follow.Service, broker *pubsub.Broker, pushLimit int, log *slog.Logger) *Service {
-	if pushLimit <= 0 {
-		pushLimit = DefaultPushLimit
+func New(cfg Config) *Service {
+	if cfg.PushLimit <= 0 {
+		cfg.PushLimit = DefaultPushLimit
 	}
-	return &Service{db: db, rdb: rdb, prefix: prefix, follows: follows, broker: broker, log: log, PushLimit: pushLimit}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.RelayBuffer <= 0 {
+		cfg.RelayBuffer = relayBuffer
+	}
+	return &Service{relayBuf: cfg.RelayBuffer, db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, follows: cfg.Follows,
+		broker: cfg.Broker, log: cfg.Log, pushLimit: cfg.PushLimit, viewers: map[int64]int{}}
 }
 
 func (s *Service) inboxKey(u int64) string { return fmt.Sprintf("%sfeed:{%d}", s.prefix, u) }
@@ -73,36 +127,59 @@ func (s *Service) pulledKey() string       { return s.prefix + "feed:pulled" }
 // Topic is the subscription topic of a viewer's new feed items.
 func Topic(viewer int64) string { return "feed:" + strconv.FormatInt(viewer, 10) }
 
+// PulledTopic carries every pulled author's new posts to the instances'
+// relays.
+const PulledTopic = "feed:pulled"
+
 func member(blogID int64) string { return fmt.Sprintf("%019d", blogID) }
 
 // Score is a blog's place in the feeds.
 func Score(b *ent.Blog) int64 { return b.CreateTime.UnixMilli() }
 
 // Published pushes b to its author's followers' inboxes (or marks the author
-// as pulled) and sends it to their live subscriptions.
+// as pulled) and sends it to their live subscriptions: a pushed author's to
+// each follower's topic, a pulled author's once to PulledTopic.
 func (s *Service) Published(ctx context.Context, b *ent.Blog) error {
+	n, err := s.follows.FollowerCount(ctx, b.UserID)
+	if err != nil || n == 0 {
+		return err
+	}
+	payload, err := s.event(ctx, b)
+	if err != nil {
+		return err
+	}
+	if n > s.pushLimit {
+		return errors.Join(s.rdb.SAdd(ctx, s.pulledKey(), b.UserID).Err(),
+			s.broker.Publish(ctx, PulledTopic, payload))
+	}
 	followers, err := s.follows.FollowersOf(ctx, b.UserID)
 	if err != nil {
 		return err
 	}
-	if len(followers) == 0 {
-		return nil
-	}
-	var pushErr error
-	if len(followers) > s.PushLimit {
-		pushErr = s.rdb.SAdd(ctx, s.pulledKey(), b.UserID).Err()
-	} else {
-		pushErr = s.push(ctx, followers, Score(b), b.ID)
-	}
-	payload, err := json.Marshal(b)
-	if err != nil {
-		return err
-	}
+	pushErr := s.push(ctx, followers, Score(b), b.ID)
 	msgs := make([]pubsub.Message, len(followers))
 	for i, f := range followers {
 		msgs[i] = pubsub.Message{Topic: Topic(f), Payload: payload}
 	}
 	return errors.Join(pushErr, s.broker.PublishMany(ctx, msgs, batchSize))
+}
+
+// event is b as live subscribers get it: with a snapshot of its author's
+// public fields (not the phone), read once here rather than once per
+// subscriber when their selections ask for the author.
+func (s *Service) event(ctx context.Context, b *ent.Blog) ([]byte, error) {
+	e := *b
+	e.Edges = ent.BlogEdges{}
+	u, err := s.db.User.Query().Where(entuser.ID(b.UserID)).
+		Select(entuser.FieldID, entuser.FieldNickName, entuser.FieldIcon, entuser.FieldCreateTime, entuser.FieldUpdateTime).
+		Only(ctx)
+	switch {
+	case err == nil:
+		e.Edges.Author = u
+	case !ent.IsNotFound(err):
+		return nil, err
+	}
+	return json.Marshal(&e)
 }
 
 // push adds one blog to inboxes in pipelined batches, trimming each to the
@@ -180,6 +257,7 @@ func (a item) before(b item) bool { // newer first
 
 // Read returns viewer's feed page after the cursor, newest first.
 func (s *Service) Read(ctx context.Context, viewer int64, first *int, after *string) (*blog.Page, error) {
+	ctx = database.LagTolerant(ctx) // feed pulls may read a replica
 	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
@@ -392,12 +470,122 @@ func timeOf(ms int64) time.Time { return time.UnixMilli(ms) }
 
 // Subscribe streams the viewer's new feed items until ctx ends. onEnd gets
 // the reason when the broker ends the stream (a client too slow to keep up).
-// The blogs are shared by every subscription of the viewer: read-only.
+// The blogs are shared by every subscription of the viewer: read-only. A
+// blog carries its author (Edges.Author) when the author still existed.
 func (s *Service) Subscribe(ctx context.Context, viewer int64, onEnd func(error)) (<-chan *ent.Blog, error) {
-	return pubsub.Listen(ctx, s.broker, "feedItems", Topic(viewer), blogEvents, onEnd)
+	// Counted before listening, so that a pulled author's post published
+	// once Subscribe returned finds the viewer.
+	if err := s.addViewer(ctx, viewer); err != nil {
+		return nil, err
+	}
+	ch, err := pubsub.Listen(ctx, s.broker, "feedItems", Topic(viewer), blogEvents, onEnd)
+	if err != nil {
+		s.removeViewer(viewer)
+		return nil, err
+	}
+	context.AfterFunc(ctx, func() { s.removeViewer(viewer) })
+	return ch, nil
 }
 
 var blogEvents = pubsub.NewDecoder(func(p []byte) (*ent.Blog, error) {
 	var b ent.Blog
 	return &b, json.Unmarshal(p, &b)
 })
+
+// addViewer counts a local subscription of viewer and makes sure the relay
+// listens (confirmed by Redis) before it returns.
+func (s *Service) addViewer(ctx context.Context, viewer int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.relay == nil {
+		sub, err := s.broker.SubscribeBuffered(ctx, "feedRelay", PulledTopic, s.relayBuf)
+		if err != nil {
+			return err
+		}
+		s.relay = sub
+		go s.runRelay(sub) //nolint:contextcheck,gosec // the relay serves every local subscriber, past this caller's context
+	}
+	s.viewers[viewer]++
+	return nil
+}
+
+func (s *Service) removeViewer(viewer int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.viewers[viewer]--; s.viewers[viewer] <= 0 {
+		delete(s.viewers, viewer)
+	}
+}
+
+// localViewers are the viewers with a feed subscription on this instance.
+func (s *Service) localViewers() []int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]int64, 0, len(s.viewers))
+	for v := range s.viewers {
+		out = append(out, v)
+	}
+	return out
+}
+
+// runRelay delivers each pulled author's post to the local subscribers who
+// follow the author, until the broker closes. When the broker drops it (a
+// burst longer than relayBuffer), it logs the loss and subscribes again.
+func (s *Service) runRelay(sub *pubsub.Sub) {
+	for {
+		for payload := range sub.C {
+			if err := s.relayOne(payload); err != nil {
+				s.log.Error("feed: relay of a pulled author's post", "err", err)
+			}
+		}
+		var next *pubsub.Sub
+		err := sub.Err()
+		if errors.Is(err, pubsub.ErrSlowConsumer) {
+			s.log.Error("feed: relay fell behind; pulled authors' posts were lost for live subscribers", "err", err)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			next, err = s.broker.SubscribeBuffered(ctx, "feedRelay", PulledTopic, s.relayBuf)
+			cancel()
+			if err != nil {
+				s.log.Error("feed: relay could not subscribe again; the next subscription retries", "err", err)
+			}
+		}
+		s.mu.Lock()
+		if s.relay == sub {
+			s.relay = next // nil: the next addViewer subscribes
+		}
+		s.mu.Unlock()
+		if next == nil {
+			return
+		}
+		sub = next
+	}
+}
+
+// relayOne hands one pulled author's post to the topics of the local
+// viewers who follow the author.
+func (s *Service) relayOne(payload []byte) error {
+	var head struct {
+		UserID int64 `json:"user_id"`
+	}
+	if err := json.Unmarshal(payload, &head); err != nil {
+		return err
+	}
+	viewers := s.localViewers()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var topics []string
+	for start := 0; start < len(viewers); start += relayBatch {
+		batch := viewers[start:min(start+relayBatch, len(viewers))]
+		follows, err := s.follows.FollowersAmong(ctx, head.UserID, batch)
+		if err != nil {
+			return err
+		}
+		for i, v := range batch {
+			if follows[i] {
+				topics = append(topics, Topic(v))
+			}
+		}
+	}
+	s.broker.DeliverLocal(topics, payload)
+	return nil
+}

@@ -28,7 +28,7 @@ func users(t *testing.T, b testenv.Backends, n int) []int64 {
 func TestFollowSetsAndCommon(t *testing.T) {
 	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
 		ctx := context.Background()
-		s := New(b.DB.Client, b.Redis.Client, b.Redis.Prefix)
+		s := New(Config{DB: b.DB.Client, Redis: b.Redis.Client, Prefix: b.Redis.Prefix})
 		u := users(t, b, 6)
 		var wg sync.WaitGroup
 		for range 5 {

@@ -3,19 +3,33 @@
 // sets per user, the users they follow and their followers, rebuilt from the
 // table whenever missing. They answer counts, "followed by me", common
 // follows and the feed's fan-out.
+//
+// Each change is mirrored into the two sets and told to the listener after
+// commit. Should either fail (or the process die first), an outbox row written
+// in the change's transaction drops both sets (bumping their versions) and
+// tells the listener the pair's state as MySQL has it then, retried until it
+// succeeds: the copies are never left wrong for good.
 package follow
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/follow"
-	"github.com/hmdp/hmdp/ent/user"
+	entfollow "github.com/hmdp/hmdp/ent/follow"
+	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/cache"
+	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/page"
 )
 
@@ -25,20 +39,94 @@ type Listener interface {
 	FollowChanged(ctx context.Context, follower, author int64, follows bool) error
 }
 
-// Service is the follow service.
-type Service struct {
-	db      *ent.Client
-	rdb     redis.UniversalClient
-	prefix  string
-	cluster bool
-	// Listener is set once the feed exists.
+// Config holds the service's dependencies; zero values take the defaults.
+type Config struct {
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+	// Sets reads and keeps the Redis follow sets. The wiring builds one
+	// first and gives it to this service and to the feed; it must be over
+	// DB, Redis and Prefix. Default: one of the service's own.
+	Sets *Sets
+	// Listener hears of each committed follow or unfollow (the feed); nil: no one.
 	Listener Listener
+	// OutboxInterval is how often failed mirrorings are retried (default 1 s).
+	OutboxInterval time.Duration
+	Log            *slog.Logger // default slog.Default()
 }
 
-// New returns the service; keys start with prefix.
-func New(db *ent.Client, rdb redis.UniversalClient, prefix string) *Service {
-	_, cluster := rdb.(*redis.ClusterClient)
-	return &Service{db: db, rdb: rdb, prefix: prefix, cluster: cluster}
+// Service is the follow service.
+type Service struct {
+	db       *ent.Client
+	rdb      redis.UniversalClient
+	cluster  bool
+	sets     *Sets
+	listener Listener // nil: no one
+	log      *slog.Logger
+	outbox   *cache.Outbox
+	// hook, when set (tests), runs before the after-commit step ("apply") and
+	// each repair ("drop"), and fails that step by returning an error.
+	hook func(step string) error
+}
+
+// kindStale is the outbox kind whose handler (arg "follower:author") drops
+// both sets of a pair and re-tells the listener.
+const kindStale = "follow.stale"
+
+// New returns the service; Start retries failed mirrorings, Close stops that.
+func New(cfg Config) *Service {
+	if cfg.Sets == nil {
+		cfg.Sets = NewSets(SetsConfig{DB: cfg.DB, Redis: cfg.Redis, Prefix: cfg.Prefix})
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	_, cluster := cfg.Redis.(*redis.ClusterClient)
+	s := &Service{db: cfg.DB, rdb: cfg.Redis, cluster: cluster, sets: cfg.Sets, listener: cfg.Listener, log: cfg.Log}
+	s.outbox = cache.NewOutbox(cfg.DB, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox.Handle(kindStale, s.repair)
+	return s
+}
+
+// Start retries, in the background, the mirrorings that failed (or whose
+// process died before running them).
+func (s *Service) Start() { s.outbox.Start() }
+
+// Close stops the retries.
+func (s *Service) Close() { s.outbox.Close() }
+
+// Outbox is the outbox of the service's repairs (for tests).
+func (s *Service) Outbox() *cache.Outbox { return s.outbox }
+
+// repair is the kindStale handler (idempotent): both sets go, to be rebuilt
+// from tb_follow by their next reader, and the listener hears the pair's
+// current state (so a retry never replays an outdated change).
+func (s *Service) repair(ctx context.Context, arg string) error {
+	a, b, ok := strings.Cut(arg, ":")
+	follower, err1 := strconv.ParseInt(a, 10, 64)
+	author, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return fmt.Errorf("%s: bad pair %q", kindStale, arg)
+	}
+	if s.hook != nil {
+		if err := s.hook("drop"); err != nil {
+			return err
+		}
+	}
+	if err := s.sets.drop(ctx, Followees, follower); err != nil {
+		return err
+	}
+	if err := s.sets.drop(ctx, Followers, author); err != nil {
+		return err
+	}
+	if s.listener == nil {
+		return nil
+	}
+	follows, err := s.db.Follow.Query().Where(entfollow.UserID(follower), entfollow.FollowUserID(author)).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	return s.listener.FollowChanged(ctx, follower, author, follows)
 }
 
 // Set makes viewer follow (or stop following) target. Repeating a call
@@ -48,38 +136,101 @@ func (s *Service) Set(ctx context.Context, viewer, target int64, follows bool) e
 	if viewer == target {
 		return apperr.BadInput("userId", "you cannot follow yourself")
 	}
-	ok, err := s.db.User.Query().Where(user.ID(target)).Exist(ctx)
+	ok, err := s.db.User.Query().Where(entuser.ID(target)).Exist(ctx)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return apperr.New(apperr.NotFound, "user %d not found", target)
 	}
+	var row *ent.Outbox
+	for attempt := 1; ; attempt++ {
+		row, err = s.write(ctx, viewer, target, follows)
+		if attempt == 5 || !deadlock(err) {
+			break
+		}
+	}
+	if err != nil || row == nil {
+		return err
+	}
+	// Committed: from here on nothing is the caller's failure (a retry would
+	// find the follow done and fix nothing); a failed step runs the repair.
+	ctx = context.WithoutCancel(ctx)
+	if err := s.mirror(ctx, viewer, target, follows); err != nil {
+		s.log.Warn("follow mirroring failed; repairing", "follower", viewer, "author", target, "err", err)
+		if err := s.outbox.Run(ctx, row); err != nil {
+			s.log.Warn("follow repair failed; the outbox retries it", "follower", viewer, "author", target, "err", err)
+		}
+		return nil
+	}
+	if err := s.outbox.Done(ctx, row); err != nil {
+		// The poller will repair the (correct) copies once: no harm.
+		s.log.Warn("follow outbox row not deleted", "follower", viewer, "author", target, "err", err)
+	}
+	return nil
+}
+
+// write changes tb_follow with the outbox row of the repair in one
+// transaction; row is nil when nothing changed (already so).
+func (s *Service) write(ctx context.Context, viewer, target int64, follows bool) (row *ent.Outbox, err error) {
+	tx, err := s.db.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
 	changed := false
+	defer func() {
+		if err != nil || !changed {
+			_ = tx.Rollback()
+		}
+	}()
 	if follows {
-		err = s.db.Follow.Create().SetUserID(viewer).SetFollowUserID(target).Exec(ctx)
-		switch {
-		case ent.IsConstraintError(err):
-			err = nil // already following
-		case err == nil:
-			changed = true
+		err = tx.Follow.Create().SetUserID(viewer).SetFollowUserID(target).Exec(ctx)
+		if ent.IsConstraintError(err) {
+			return nil, nil // already following
 		}
 	} else {
 		var n int
-		n, err = s.db.Follow.Delete().Where(follow.UserID(viewer), follow.FollowUserID(target)).Exec(ctx)
-		changed = n > 0
+		n, err = tx.Follow.Delete().Where(entfollow.UserID(viewer), entfollow.FollowUserID(target)).Exec(ctx)
+		if err == nil && n == 0 {
+			return nil, nil // not following
+		}
 	}
-	if err != nil || !changed {
+	if err != nil {
+		return nil, err
+	}
+	if row, err = s.outbox.Record(ctx, tx, kindStale, fmt.Sprintf("%d:%d", viewer, target)); err != nil {
+		return nil, err
+	}
+	if err = tx.Commit(); err != nil {
+		return nil, err
+	}
+	changed = true
+	return row, nil
+}
+
+// deadlock reports a MySQL deadlock or lock wait timeout: the transaction was
+// rolled back and may simply run again (concurrent follows and unfollows take
+// gap locks on tb_follow's unique key).
+func deadlock(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 1205)
+}
+
+// mirror applies one committed change to both sets and tells the listener.
+func (s *Service) mirror(ctx context.Context, viewer, target int64, follows bool) error {
+	if s.hook != nil {
+		if err := s.hook("apply"); err != nil {
+			return err
+		}
+	}
+	if err := s.sets.apply(ctx, Followees, viewer, target, follows); err != nil {
 		return err
 	}
-	if err := s.apply(ctx, Followees, viewer, target, follows); err != nil {
+	if err := s.sets.apply(ctx, Followers, target, viewer, follows); err != nil {
 		return err
 	}
-	if err := s.apply(ctx, Followers, target, viewer, follows); err != nil {
-		return err
-	}
-	if s.Listener != nil {
-		return s.Listener.FollowChanged(ctx, viewer, target, follows)
+	if s.listener != nil {
+		return s.listener.FollowChanged(ctx, viewer, target, follows)
 	}
 	return nil
 }
@@ -91,7 +242,7 @@ func (s *Service) Counts(ctx context.Context, users []int64) ([][2]int64, error)
 	cs := make([][2]cmds, len(users))
 	for i, u := range users {
 		for k := range 2 {
-			key := s.key(Kind(1-k), u) // [0] followers, [1] followees
+			key := s.sets.key(Kind(1-k), u) // [0] followers, [1] followees
 			cs[i][k] = cmds{pipe.Do(ctx, "SCARD", key), pipe.Do(ctx, "SISMEMBER", key, sentinel)}
 		}
 	}
@@ -115,7 +266,7 @@ func (s *Service) Counts(ctx context.Context, users []int64) ([][2]int64, error)
 		if len(us) == 0 {
 			continue
 		}
-		sets, err := s.members(ctx, Kind(1-k), us)
+		sets, err := s.sets.members(ctx, Kind(1-k), us)
 		if err != nil {
 			return nil, err
 		}
@@ -128,42 +279,19 @@ func (s *Service) Counts(ctx context.Context, users []int64) ([][2]int64, error)
 	return out, nil
 }
 
-// FollowedBy reports, for each target, whether viewer follows it.
+// FollowedBy reports, for each target, whether viewer follows it (see Sets.FollowedBy).
 func (s *Service) FollowedBy(ctx context.Context, viewer int64, targets []int64) ([]bool, error) {
-	args := make([]any, 0, len(targets)+1)
-	args = append(args, sentinel)
-	for _, t := range targets {
-		args = append(args, t)
-	}
-	flags, err := s.rdb.SMIsMember(ctx, s.key(Followees, viewer), args...).Result()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bool, len(targets))
-	if flags[0] {
-		copy(out, flags[1:])
-		return out, nil
-	}
-	sets, err := s.members(ctx, Followees, []int64{viewer})
-	if err != nil {
-		return nil, err
-	}
-	for i, t := range targets {
-		out[i] = slices.Contains(sets[viewer], t)
-	}
-	return out, nil
+	return s.sets.FollowedBy(ctx, viewer, targets)
 }
 
-// FollowersOf returns every follower of author (the feed's fan-out list).
+// FollowersOf returns every follower of author (see Sets.FollowersOf).
 func (s *Service) FollowersOf(ctx context.Context, author int64) ([]int64, error) {
-	sets, err := s.members(ctx, Followers, []int64{author})
-	return sets[author], err
+	return s.sets.FollowersOf(ctx, author)
 }
 
-// FolloweesOf returns everyone u follows.
+// FolloweesOf returns everyone u follows (see Sets.FolloweesOf).
 func (s *Service) FolloweesOf(ctx context.Context, u int64) ([]int64, error) {
-	sets, err := s.members(ctx, Followees, []int64{u})
-	return sets[u], err
+	return s.sets.FolloweesOf(ctx, u)
 }
 
 // Common returns the users both viewer and other follow, by id. On a single
@@ -174,10 +302,10 @@ func (s *Service) FolloweesOf(ctx context.Context, u int64) ([]int64, error) {
 func (s *Service) Common(ctx context.Context, viewer, other int64) ([]int64, error) {
 	if !s.cluster {
 		// Make sure both sets are complete first (rebuilt when missing).
-		if _, err := s.members(ctx, Followees, []int64{viewer, other}); err != nil {
+		if _, err := s.sets.members(ctx, Followees, []int64{viewer, other}); err != nil {
 			return nil, err
 		}
-		ms, err := s.rdb.SInter(ctx, s.key(Followees, viewer), s.key(Followees, other)).Result()
+		ms, err := s.rdb.SInter(ctx, s.sets.key(Followees, viewer), s.sets.key(Followees, other)).Result()
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +313,7 @@ func (s *Service) Common(ctx context.Context, viewer, other int64) ([]int64, err
 		slices.Sort(ids)
 		return ids, err
 	}
-	sets, err := s.members(ctx, Followees, []int64{viewer, other})
+	sets, err := s.sets.members(ctx, Followees, []int64{viewer, other})
 	if err != nil {
 		return nil, err
 	}
@@ -214,20 +342,21 @@ type Page struct {
 // List pages u's followers or followees, most recent follow first (from
 // MySQL: lists are read in order, which the sets do not keep).
 func (s *Service) List(ctx context.Context, k Kind, u int64, first *int, after *string) (*Page, error) {
+	ctx = database.LagTolerant(ctx) // follower lists may read a replica
 	n, c, err := page.Args(first, after)
 	if err != nil {
 		return nil, err
 	}
 	q := s.db.Follow.Query()
 	if k == Followers {
-		q = q.Where(follow.FollowUserID(u))
+		q = q.Where(entfollow.FollowUserID(u))
 	} else {
-		q = q.Where(follow.UserID(u))
+		q = q.Where(entfollow.UserID(u))
 	}
 	if c != nil {
-		q = q.Where(follow.IDLT(c.ID))
+		q = q.Where(entfollow.IDLT(c.ID))
 	}
-	rows, err := q.Order(ent.Desc(follow.FieldID)).Limit(n + 1).All(ctx)
+	rows, err := q.Order(ent.Desc(entfollow.FieldID)).Limit(n + 1).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +370,7 @@ func (s *Service) List(ctx context.Context, k Kind, u int64, first *int, after *
 	for i, r := range rows {
 		ids[i] = other(r)
 	}
-	us, err := s.db.User.Query().Where(user.IDIn(ids...)).All(ctx)
+	us, err := s.db.User.Query().Where(entuser.IDIn(ids...)).All(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/hmdp/hmdp/ent/follow"
+	"github.com/hmdp/hmdp/ent"
+	entfollow "github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/lua"
 )
 
@@ -25,19 +27,41 @@ const (
 // sentinel marks a complete set (a user who follows nobody still has a key).
 const sentinel = "~"
 
+// SetsConfig holds the dependencies of Sets.
+type SetsConfig struct {
+	DB     *ent.Client // tb_follow, the truth the sets are rebuilt from
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+}
+
+// Sets reads the two Redis sets kept per user, rebuilding those missing from
+// tb_follow, and mirrors committed changes into them. The follow service
+// writes through it and the feed reads through it: built first, it is given
+// to both.
+type Sets struct {
+	db     *ent.Client
+	rdb    redis.UniversalClient
+	prefix string
+}
+
+// NewSets returns the set reader.
+func NewSets(cfg SetsConfig) *Sets {
+	return &Sets{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix}
+}
+
 // key is the set of kind for user u. One hash tag per user: sets of different
 // users live on different cluster slots.
-func (s *Service) key(k Kind, u int64) string {
+func (s *Sets) key(k Kind, u int64) string {
 	if k == Followees {
 		return fmt.Sprintf("%sfollows:{%d}", s.prefix, u)
 	}
 	return fmt.Sprintf("%sfollowers:{%d}", s.prefix, u)
 }
 
-func (s *Service) verKey(k Kind, u int64) string { return s.key(k, u) + ":ver" }
+func (s *Sets) verKey(k Kind, u int64) string { return s.key(k, u) + ":ver" }
 
 // apply mirrors one committed change into the set.
-func (s *Service) apply(ctx context.Context, k Kind, u, member int64, add bool) error {
+func (s *Sets) apply(ctx context.Context, k Kind, u, member int64, add bool) error {
 	flag := "0"
 	if add {
 		flag = "1"
@@ -45,10 +69,20 @@ func (s *Service) apply(ctx context.Context, k Kind, u, member int64, add bool) 
 	return lua.Script("set_apply").Run(ctx, s.rdb, []string{s.key(k, u), s.verKey(k, u)}, flag, member).Err()
 }
 
+// drop deletes a set and bumps its version, so a rebuild that read MySQL
+// before does not write it back; the next reader rebuilds it.
+func (s *Sets) drop(ctx context.Context, k Kind, u int64) error {
+	pipe := s.rdb.Pipeline()
+	pipe.Incr(ctx, s.verKey(k, u))
+	pipe.Del(ctx, s.key(k, u))
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
 // members returns the complete sets of kind for users: one pipelined round
 // trip, plus one SQL statement and one round trip for the sets that were
 // missing (rebuilt from tb_follow).
-func (s *Service) members(ctx context.Context, k Kind, users []int64) (map[int64][]int64, error) {
+func (s *Sets) members(ctx context.Context, k Kind, users []int64) (map[int64][]int64, error) {
 	pipe := s.rdb.Pipeline()
 	mems := make([]*redis.StringSliceCmd, len(users))
 	vers := make([]*redis.StringCmd, len(users))
@@ -106,12 +140,12 @@ func parseMembers(ms []string) (ids []int64, complete bool, err error) {
 }
 
 // load reads the sets of users from tb_follow in one statement.
-func (s *Service) load(ctx context.Context, k Kind, users []int64) (map[int64][]int64, error) {
+func (s *Sets) load(ctx context.Context, k Kind, users []int64) (map[int64][]int64, error) {
 	q := s.db.Follow.Query()
 	if k == Followees {
-		q = q.Where(follow.UserIDIn(users...))
+		q = q.Where(entfollow.UserIDIn(users...))
 	} else {
-		q = q.Where(follow.FollowUserIDIn(users...))
+		q = q.Where(entfollow.FollowUserIDIn(users...))
 	}
 	rows, err := q.All(ctx)
 	if err != nil {
@@ -132,7 +166,7 @@ func (s *Service) load(ctx context.Context, k Kind, users []int64) (map[int64][]
 }
 
 // rebuild writes sets read from MySQL, each unless it changed meanwhile.
-func (s *Service) rebuild(ctx context.Context, k Kind, sets map[int64][]int64, versions map[int64]string) error {
+func (s *Sets) rebuild(ctx context.Context, k Kind, sets map[int64][]int64, versions map[int64]string) error {
 	script := lua.Script("set_rebuild")
 	run := func(c redis.Scripter) {
 		for u, ids := range sets {
@@ -145,4 +179,42 @@ func (s *Service) rebuild(ctx context.Context, k Kind, sets map[int64][]int64, v
 		}
 	}
 	return lua.RunPipelined(ctx, s.rdb, script, func(p redis.Pipeliner) { run(p) })
+}
+
+// FollowedBy reports, for each target, whether viewer follows it.
+func (s *Sets) FollowedBy(ctx context.Context, viewer int64, targets []int64) ([]bool, error) {
+	args := make([]any, 0, len(targets)+1)
+	args = append(args, sentinel)
+	for _, t := range targets {
+		args = append(args, t)
+	}
+	flags, err := s.rdb.SMIsMember(ctx, s.key(Followees, viewer), args...).Result()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(targets))
+	if flags[0] {
+		copy(out, flags[1:])
+		return out, nil
+	}
+	sets, err := s.members(ctx, Followees, []int64{viewer})
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range targets {
+		out[i] = slices.Contains(sets[viewer], t)
+	}
+	return out, nil
+}
+
+// FollowersOf returns every follower of author (the feed's fan-out list).
+func (s *Sets) FollowersOf(ctx context.Context, author int64) ([]int64, error) {
+	sets, err := s.members(ctx, Followers, []int64{author})
+	return sets[author], err
+}
+
+// FolloweesOf returns everyone u follows.
+func (s *Sets) FolloweesOf(ctx context.Context, u int64) ([]int64, error) {
+	sets, err := s.members(ctx, Followees, []int64{u})
+	return sets[u], err
 }

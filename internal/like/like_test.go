@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/bloglike"
+	entbloglike "github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-func setup(t *testing.T, b testenv.Backends, users int) (*Service, int64, []int64) {
+// setup builds the service with now as its clock (nil: time.Now).
+func setup(t *testing.T, b testenv.Backends, users int, now func() time.Time) (*Service, int64, []int64) {
 	t.Helper()
 	ctx := context.Background()
 	db := b.DB.Client
@@ -22,7 +23,7 @@ func setup(t *testing.T, b testenv.Backends, users int) (*Service, int64, []int6
 		ids = append(ids, u.ID)
 	}
 	bl := db.Blog.Create().SetUserID(ids[0]).SetTitle("t").SetContent("c").SetLiked(0).SetComments(0).SaveX(ctx)
-	return New(db, b.Redis.Client, b.Redis.Prefix), bl.ID, ids
+	return New(Config{DB: db, Redis: b.Redis.Client, Prefix: b.Redis.Prefix, Now: now}), bl.ID, ids
 }
 
 func phone(i int) string { return "138" + string(rune('0'+i/10000000%10)) + pad(i) }
@@ -41,11 +42,10 @@ func pad(i int) string {
 func TestConcurrentLikes(t *testing.T) {
 	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
 		ctx := context.Background()
-		s, blogID, users := setup(t, b, 100)
 		var clock atomic.Int64
 		base := time.Now().Truncate(time.Millisecond)
 		// Several likes share each millisecond, so ties must be broken by id.
-		s.Now = func() time.Time { return base.Add(time.Duration(clock.Add(1)/7) * time.Millisecond) }
+		s, blogID, users := setup(t, b, 100, func() time.Time { return base.Add(time.Duration(clock.Add(1)/7) * time.Millisecond) })
 		var wg sync.WaitGroup
 		errs := make(chan error, 200)
 		for _, u := range users {
@@ -65,8 +65,8 @@ func TestConcurrentLikes(t *testing.T) {
 		if bl.Liked != 100 {
 			t.Fatalf("liked = %d, want 100", bl.Liked)
 		}
-		rows := b.DB.Client.BlogLike.Query().Where(bloglike.BlogID(blogID)).
-			Order(ent.Asc(bloglike.FieldCreateTime, bloglike.FieldUserID)).AllX(ctx)
+		rows := b.DB.Client.BlogLike.Query().Where(entbloglike.BlogID(blogID)).
+			Order(ent.Asc(entbloglike.FieldCreateTime, entbloglike.FieldUserID)).AllX(ctx)
 		if len(rows) != 100 {
 			t.Fatalf("%d rows", len(rows))
 		}
@@ -109,14 +109,14 @@ func TestConcurrentLikes(t *testing.T) {
 func TestRebuildLosesNoConcurrentLike(t *testing.T) {
 	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
 		ctx := context.Background()
-		s, blogID, users := setup(t, b, 3)
+		s, blogID, users := setup(t, b, 3, nil)
 		if err := s.Set(ctx, users[1], blogID, true); err != nil {
 			t.Fatal(err)
 		}
 		b.Redis.Client.Del(ctx, s.setKey(blogID))
 		// The reader saw version v and read only users[1]'s like ...
 		ver := b.Redis.Client.Get(ctx, s.verKey(blogID)).Val()
-		rows := b.DB.Client.BlogLike.Query().Where(bloglike.BlogID(blogID)).AllX(ctx)
+		rows := b.DB.Client.BlogLike.Query().Where(entbloglike.BlogID(blogID)).AllX(ctx)
 		// ... then users[2] liked before the reader wrote the set.
 		if err := s.Set(ctx, users[2], blogID, true); err != nil {
 			t.Fatal(err)
@@ -138,7 +138,7 @@ func TestRebuildLosesNoConcurrentLike(t *testing.T) {
 func TestLikeMissingBlog(t *testing.T) {
 	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
 		ctx := context.Background()
-		s, _, users := setup(t, b, 1)
+		s, _, users := setup(t, b, 1, nil)
 		if err := s.Set(ctx, users[0], 999999, true); err == nil {
 			t.Fatal("no error")
 		}

@@ -3,21 +3,29 @@
 // step in the same transaction. A ZSET per blog (member = zero-padded user id,
 // score = like time in ms) serves the first likers and "liked by me"; it is
 // rebuilt from the table whenever it is missing.
+//
+// Each change is mirrored into the ZSET after commit. Should that fail (or the
+// process die first), an outbox row written in the change's transaction drops
+// the ZSET (bumping its version), retried until it succeeds, so the next read
+// rebuilds it from the table: the copy is never left wrong for good.
 package like
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/blog"
-	"github.com/hmdp/hmdp/ent/bloglike"
+	entblog "github.com/hmdp/hmdp/ent/blog"
+	entbloglike "github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/cache"
 	"github.com/hmdp/hmdp/lua"
 )
 
@@ -27,18 +35,63 @@ const TopN = 5
 // sentinel marks a complete like ZSET; its score +inf keeps it after every liker.
 const sentinel = "~"
 
+// Config holds the service's dependencies; zero values take the defaults.
+type Config struct {
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+	// Now is the clock of like times (default time.Now).
+	Now func() time.Time
+	// OutboxInterval is how often failed set drops are retried (default 1 s).
+	OutboxInterval time.Duration
+	Log            *slog.Logger // default slog.Default()
+}
+
 // Service is the like service.
 type Service struct {
 	db     *ent.Client
 	rdb    redis.UniversalClient
 	prefix string
-	Now    func() time.Time
+	now    func() time.Time
+	log    *slog.Logger
+	outbox *cache.Outbox
+	// hook, when set (tests), runs before the after-commit step ("apply") and
+	// each set drop ("drop"), and fails that step by returning an error.
+	hook func(step string) error
 }
 
-// New returns the service; keys start with prefix.
-func New(db *ent.Client, rdb redis.UniversalClient, prefix string) *Service {
-	return &Service{db: db, rdb: rdb, prefix: prefix, Now: time.Now}
+// kindStale is the outbox kind whose handler drops a blog's like set.
+const kindStale = "like.stale"
+
+// New returns the service; Start retries failed set drops, Close stops that.
+func New(cfg Config) *Service {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, now: cfg.Now, log: cfg.Log}
+	s.outbox = cache.NewOutbox(cfg.DB, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox.Handle(kindStale, func(ctx context.Context, arg string) error {
+		id, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: bad blog id %q", kindStale, arg)
+		}
+		return s.drop(ctx, id)
+	})
+	return s
 }
+
+// Start retries, in the background, the set drops that failed (or whose
+// process died before running them).
+func (s *Service) Start() { s.outbox.Start() }
+
+// Close stops the retries.
+func (s *Service) Close() { s.outbox.Close() }
+
+// Outbox is the outbox of the service's set drops (for tests).
+func (s *Service) Outbox() *cache.Outbox { return s.outbox }
 
 // Keys of one blog share the hash tag {blogID}, as the scripts need.
 func (s *Service) setKey(blogID int64) string {
@@ -55,10 +108,49 @@ func member(userID int64) string { return fmt.Sprintf("%019d", userID) }
 // Set likes (liked=true) or unlikes blogID for userID. Repeating a call
 // changes nothing. NOT_FOUND when the blog does not exist.
 func (s *Service) Set(ctx context.Context, userID, blogID int64, liked bool) error {
-	at := s.Now().Truncate(time.Millisecond)
-	changed, err := s.write(ctx, userID, blogID, liked, at)
-	if err != nil || !changed {
+	at := s.now().Truncate(time.Millisecond)
+	var row *ent.Outbox
+	var err error
+	for attempt := 1; ; attempt++ {
+		row, err = s.write(ctx, userID, blogID, liked, at)
+		if attempt == 5 || !deadlock(err) {
+			break
+		}
+	}
+	if err != nil || row == nil {
 		return err
+	}
+	// Committed: from here on nothing is the caller's failure (a retry would
+	// find the like done and fix nothing); a failed mirror drops the set.
+	ctx = context.WithoutCancel(ctx)
+	if err := s.apply(ctx, userID, blogID, liked, at); err != nil {
+		s.log.Warn("like set apply failed; dropping the set", "blog", blogID, "err", err)
+		if err := s.outbox.Run(ctx, row); err != nil {
+			s.log.Warn("like set drop failed; the outbox retries it", "blog", blogID, "err", err)
+		}
+		return nil
+	}
+	if err := s.outbox.Done(ctx, row); err != nil {
+		// The poller will drop the (correct) set once: a rebuild, no harm.
+		s.log.Warn("like outbox row not deleted", "blog", blogID, "err", err)
+	}
+	return nil
+}
+
+// deadlock reports a MySQL deadlock or lock wait timeout: the transaction was
+// rolled back and may simply run again. Concurrent likes and unlikes of one
+// blog take gap locks on blog_like's unique key and can deadlock.
+func deadlock(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 1205)
+}
+
+// apply mirrors one committed like or unlike into the blog's ZSET.
+func (s *Service) apply(ctx context.Context, userID, blogID int64, liked bool, at time.Time) error {
+	if s.hook != nil {
+		if err := s.hook("apply"); err != nil {
+			return err
+		}
 	}
 	flag := "0"
 	if liked {
@@ -68,13 +160,15 @@ func (s *Service) Set(ctx context.Context, userID, blogID int64, liked bool) err
 		[]string{s.setKey(blogID), s.verKey(blogID)}, flag, at.UnixMilli(), member(userID)).Err()
 }
 
-// write changes the table and the counter in one transaction; changed is
-// false when the like already was (or was not) there.
-func (s *Service) write(ctx context.Context, userID, blogID int64, liked bool, at time.Time) (changed bool, err error) {
+// write changes the table and the counter in one transaction, with the
+// outbox row that drops the set should its mirroring fail; row is nil when
+// the like already was (or was not) there.
+func (s *Service) write(ctx context.Context, userID, blogID int64, liked bool, at time.Time) (row *ent.Outbox, err error) {
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	changed := false
 	defer func() {
 		if err != nil || !changed {
 			_ = tx.Rollback()
@@ -84,31 +178,35 @@ func (s *Service) write(ctx context.Context, userID, blogID int64, liked bool, a
 	if liked {
 		err = tx.BlogLike.Create().SetBlogID(blogID).SetUserID(userID).SetCreateTime(at).Exec(ctx)
 		if ent.IsConstraintError(err) {
-			return false, nil // already liked
+			return nil, nil // already liked
 		}
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 	} else {
-		n, err := tx.BlogLike.Delete().Where(bloglike.BlogID(blogID), bloglike.UserID(userID)).Exec(ctx)
+		n, err := tx.BlogLike.Delete().Where(entbloglike.BlogID(blogID), entbloglike.UserID(userID)).Exec(ctx)
 		if err != nil || n == 0 {
-			return false, err // not liked: nothing to undo
+			return nil, err // not liked: nothing to undo
 		}
 		delta = -1
 	}
 	// The counter moves in the same transaction as the row, under the blog
 	// row's lock, so concurrent likes never lose an update.
-	n, err := tx.Blog.Update().Where(blog.ID(blogID)).AddLiked(delta).Save(ctx)
+	n, err := tx.Blog.Update().Where(entblog.ID(blogID)).AddLiked(delta).Save(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if n == 0 {
-		return false, apperr.New(apperr.NotFound, "blog %d not found", blogID)
+		return nil, apperr.New(apperr.NotFound, "blog %d not found", blogID)
+	}
+	if row, err = s.outbox.Record(ctx, tx, kindStale, strconv.FormatInt(blogID, 10)); err != nil {
+		return nil, err
 	}
 	if err = tx.Commit(); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	changed = true
+	return row, nil
 }
 
 // Info is what a viewer sees of a blog's likes.
@@ -186,8 +284,8 @@ func (s *Service) Infos(ctx context.Context, viewer int64, blogIDs []int64) ([]I
 // their ZSETs in one pipelined round trip; a set whose version moved since it
 // was read is left for the next reader. The MySQL rows answer this call.
 func (s *Service) rebuild(ctx context.Context, blogIDs []int64, versions map[int64]string) (map[int64][]*ent.BlogLike, error) {
-	rows, err := s.db.BlogLike.Query().Where(bloglike.BlogIDIn(blogIDs...)).
-		Order(ent.Asc(bloglike.FieldCreateTime, bloglike.FieldUserID)).All(ctx)
+	rows, err := s.db.BlogLike.Query().Where(entbloglike.BlogIDIn(blogIDs...)).
+		Order(ent.Asc(entbloglike.FieldCreateTime, entbloglike.FieldUserID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -230,9 +328,29 @@ func infoOf(likes []*ent.BlogLike, viewer int64) Info {
 	return in
 }
 
-// Forget drops a deleted blog's like set (and bumps its version so a rebuild
-// racing with the delete does not write it back).
-func (s *Service) Forget(ctx context.Context, blogID int64) error {
+// Forget drops a deleted blog's like set durably: it records the drop in tx
+// (the delete's transaction) and returns what to call once tx has committed,
+// which drops the set now or leaves it to the outbox's retries.
+func (s *Service) Forget(ctx context.Context, tx *ent.Tx, blogID int64) (after func(context.Context), err error) {
+	row, err := s.outbox.Record(ctx, tx, kindStale, strconv.FormatInt(blogID, 10))
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		if err := s.outbox.Run(ctx, row); err != nil {
+			s.log.Warn("like set drop failed; the outbox retries it", "blog", blogID, "err", err)
+		}
+	}, nil
+}
+
+// drop deletes a blog's like set and bumps its version, so a rebuild that
+// read MySQL before does not write it back; the next read rebuilds it.
+func (s *Service) drop(ctx context.Context, blogID int64) error {
+	if s.hook != nil {
+		if err := s.hook("drop"); err != nil {
+			return err
+		}
+	}
 	pipe := s.rdb.Pipeline()
 	pipe.Incr(ctx, s.verKey(blogID))
 	pipe.Del(ctx, s.setKey(blogID))

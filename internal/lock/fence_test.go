@@ -43,7 +43,7 @@ func TestStaleHolderHasSmallerToken(t *testing.T) {
 		r := newLocker(t, b.Client, b.Prefix).Reentrant("stale")
 		stale := must[*Hold](t)(r.TryLock(bg, 0, 300*time.Millisecond))
 		fresh := must[*Hold](t)(r.TryLock(bg, 10*time.Second, time.Minute)) // after the expiry
-		defer fresh.Unlock(bg)
+		defer func() { _ = fresh.Unlock(bg) }()
 		if stale.Token() >= fresh.Token() {
 			t.Fatalf("stale token %d, fresh %d", stale.Token(), fresh.Token())
 		}

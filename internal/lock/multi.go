@@ -82,7 +82,7 @@ func (m *Multi) TryLock(ctx context.Context, name string, wait, lease time.Durat
 		start := time.Now()
 		granted, answered := m.round(ctx, func(ctx context.Context, i int) (bool, error) {
 			return setNX(ctx, m.nodes[i].client, ks[i].lock, value, lease)
-		}, func(i int) { m.undo(ks[i], i, value) })
+		}, func(i int) { m.undo(ks[i], i, value) }) //nolint:contextcheck // a late success is undone even after ctx has ended
 		n := 0
 		for _, g := range granted {
 			if g {
@@ -98,7 +98,7 @@ func (m *Multi) TryLock(ctx context.Context, name string, wait, lease time.Durat
 		// Undo every node that granted it or may have (it answered with an
 		// error after the command was sent); the ones that never answered
 		// undo themselves.
-		m.releaseAll(ks, value, func(i int) bool { return granted[i] || answered[i] != nil })
+		m.releaseAll(ks, value, func(i int) bool { return granted[i] || answered[i] != nil }) //nolint:contextcheck // undone even after ctx has ended
 		if first && wait > 0 {
 			met.waits.WithLabelValues(m.kind).Inc()
 		}
@@ -109,7 +109,7 @@ func (m *Multi) TryLock(ctx context.Context, name string, wait, lease time.Durat
 		if left <= 0 {
 			return nil, notAcquired(name)
 		}
-		pause := m.retryDelay/2 + rand.N(m.retryDelay)
+		pause := m.retryDelay/2 + rand.N(m.retryDelay) //nolint:gosec // G404: retry jitter needs spread, not unpredictability
 		t := time.NewTimer(min(pause, left))
 		select {
 		case <-t.C:
@@ -211,7 +211,7 @@ func (m *Multi) hold(ctx context.Context, ks []keys, value string, validUntil ti
 	return newHold(ctx, ks[0].name, 0, sig, func(context.Context) error {
 		expiry.Stop()
 		defer sig.release()
-		released, errs := m.releaseAll(ks, value, func(int) bool { return true })
+		released, errs := m.releaseAll(ks, value, func(int) bool { return true }) //nolint:contextcheck // bounded by the node timeout, whatever Unlock's context
 		if released >= m.quorum {
 			return nil
 		}

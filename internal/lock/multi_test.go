@@ -67,7 +67,7 @@ func TestMultiAllNodesUp(t *testing.T) {
 		c := newCluster(t, b)
 		m := NewMulti(c.nodes)
 		h := must[*Hold](t)(m.TryLock(bg, "all", 0, time.Minute))
-		if got := c.locked(t, "all", 3); !(got[0] && got[1] && got[2]) {
+		if got := c.locked(t, "all", 3); !got[0] || !got[1] || !got[2] {
 			t.Fatalf("locked on %v, want every node", got)
 		}
 		_, err := m.TryLock(bg, "all", 300*time.Millisecond, time.Minute)
@@ -92,7 +92,7 @@ func TestMultiReleasesPartialAcquisition(t *testing.T) {
 		bg := context.Background()
 		c := newCluster(t, b)
 		foreign := must[*Hold](t)(c.nodes[1].Simple("part").TryLock(bg, 0, time.Minute))
-		defer foreign.Unlock(bg)
+		defer func() { _ = foreign.Unlock(bg) }()
 
 		_, err := NewMulti(c.nodes).TryLock(bg, "part", 300*time.Millisecond, time.Minute)
 		mustNotAcquired(t, err)
@@ -159,7 +159,7 @@ func checkFailover(t *testing.T, c *cluster, name string) {
 	if h == nil {
 		t.FailNow()
 	}
-	if got := c.locked(t, name, 2); !(got[0] && got[1]) {
+	if got := c.locked(t, name, 2); !got[0] || !got[1] {
 		t.Fatalf("redlock holds %v, want both good nodes", got)
 	}
 	if err := h.Unlock(bg); err != nil {
@@ -177,7 +177,7 @@ func TestRedlockNeedsMajority(t *testing.T) {
 		c := newCluster(t, b)
 		for _, i := range []int{0, 1} {
 			h := must[*Hold](t)(c.nodes[i].Simple("maj").TryLock(bg, 0, time.Minute))
-			defer h.Unlock(bg)
+			defer func() { _ = h.Unlock(bg) }()
 		}
 		_, err := NewRedlock(c.nodes).TryLock(bg, "maj", 300*time.Millisecond, time.Minute)
 		mustNotAcquired(t, err)

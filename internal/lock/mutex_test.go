@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ func hammer(t *testing.T, c redis.UniversalClient, counter string, lock lockFunc
 					return
 				}
 				n, err := c.Get(ctx, counter).Int()
-				if err != nil && err != redis.Nil {
+				if err != nil && !errors.Is(err, redis.Nil) {
 					errs <- err
 					return
 				}

@@ -88,7 +88,7 @@ func TestPausedHolderIsToldAndFenced(t *testing.T) {
 		if err != nil {
 			t.Fatalf("lock never freed by the paused holder: %v", err)
 		}
-		defer h.Unlock(context.Background())
+		defer func() { _ = h.Unlock(context.Background()) }()
 		if h.Token() <= staleToken {
 			t.Fatalf("new token %d not above the stale holder's %d", h.Token(), staleToken)
 		}

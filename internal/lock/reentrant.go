@@ -117,7 +117,7 @@ func (l *Locker) attach(ctx context.Context, k keys, owner string, token int64, 
 			h.timer.Stop()
 		}
 		h.watched = true
-		go l.watchdog(h, owner, start)
+		go l.watchdog(h, owner, start) //nolint:contextcheck,gosec // the watchdog renews the lock until Unlock, past the acquiring call's context
 	case lease > 0 && !h.watched && start.Add(lease).After(h.expires):
 		// Fixed lease: the key expires at start+lease at the latest, so that
 		// is when the holder must stop.

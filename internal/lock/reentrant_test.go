@@ -15,7 +15,7 @@ func TestReentrantDepthThreeAndBack(t *testing.T) {
 		r := newLocker(t, b.Client, b.Prefix).Reentrant("deep")
 		key := b.Key("lock:{deep}")
 		count := func() int64 {
-			n, _ := b.Client.HGet(bg, key, firstOwnerField(t, b, key)).Int64()
+			n, _ := b.Client.HGet(bg, key, firstOwnerField(bg, t, b, key)).Int64()
 			return n
 		}
 		other := func() error { // a different owner: a fresh context
@@ -89,9 +89,9 @@ func TestWithOwnerSharesReentrancy(t *testing.T) {
 
 // firstOwnerField is the owner field of a reentrant lock hash (the field
 // that is not "fence").
-func firstOwnerField(t *testing.T, b testenv.RedisBackend, key string) string {
+func firstOwnerField(ctx context.Context, t *testing.T, b testenv.RedisBackend, key string) string {
 	t.Helper()
-	for f := range b.Client.HGetAll(context.Background(), key).Val() {
+	for f := range b.Client.HGetAll(ctx, key).Val() {
 		if f != "fence" {
 			return f
 		}

@@ -65,7 +65,7 @@ func (s *Simple) TryLock(ctx context.Context, wait, ttl time.Duration) (*Hold, e
 // setNX is SET key value PX ttl NX (go-redis's SetNX would round whole seconds to EX).
 func setNX(ctx context.Context, c redis.UniversalClient, key, value string, ttl time.Duration) (bool, error) {
 	err := c.Do(ctx, "SET", key, value, "PX", max(ttl.Milliseconds(), 1), "NX").Err()
-	if err == redis.Nil {
+	if errors.Is(err, redis.Nil) {
 		return false, nil
 	}
 	return err == nil, err

@@ -28,9 +28,9 @@ func (l *Locker) acquire(ctx context.Context, k keys, kind string, wait time.Dur
 	ctx, cancel := context.WithDeadlineCause(ctx, deadline, errWaitOver)
 	defer cancel()
 
-	w := l.sub.join(k.channel)
+	w := l.sub.join(k.channel) //nolint:contextcheck // the subscription is shared by every waiter, not bound to this one's context
 	acquired := false
-	defer func() { l.sub.leave(w, acquired) }()
+	defer func() { l.sub.leave(w, acquired) }() //nolint:contextcheck // as join: the shared subscription outlives ctx
 	// Try again only once the subscription is active, so a release published
 	// in between cannot slip past; should it never confirm, the holder's TTL
 	// still bounds the wait.
@@ -74,7 +74,7 @@ var errWaitOver = errors.New("lock: wait over")
 // waitEnded tells a wait that ran out (ErrNotAcquired) from a caller whose
 // context ended first (its error).
 func waitEnded(ctx context.Context, k keys) error {
-	if context.Cause(ctx) == errWaitOver {
+	if errors.Is(context.Cause(ctx), errWaitOver) {
 		return notAcquired(k.name)
 	}
 	return ctx.Err()

@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -70,7 +71,7 @@ func TestWaitEnds(t *testing.T) {
 		l := newLocker(t, b.Client, b.Prefix)
 		r := l.Reentrant("busy")
 		h := must[*Hold](t)(r.TryLock(bg, 0, time.Minute))
-		defer h.Unlock(bg)
+		defer func() { _ = h.Unlock(bg) }()
 
 		_, err := r.TryLock(bg, 200*time.Millisecond, 0)
 		mustNotAcquired(t, err)
@@ -78,7 +79,7 @@ func TestWaitEnds(t *testing.T) {
 		ctx, cancel := context.WithTimeout(bg, 200*time.Millisecond)
 		defer cancel()
 		_, err = r.TryLock(ctx, time.Minute, 0)
-		if err != context.DeadlineExceeded {
+		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("got %v, want the caller's context error", err)
 		}
 		l.sub.mu.Lock()

@@ -17,7 +17,7 @@ func (l *Locker) WithLock(ctx context.Context, name string, wait time.Duration, 
 	if err != nil {
 		return err
 	}
-	ferr := fn(h.Context())
+	ferr := fn(h.Context()) //nolint:contextcheck // h.Context() derives from ctx (and ends if the lock is lost)
 	uerr := h.Unlock(ctx)
 	if ferr != nil {
 		return ferr

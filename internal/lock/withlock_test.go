@@ -31,7 +31,7 @@ func TestWithLock(t *testing.T) {
 		}
 
 		h := must[*Hold](t)(l.Reentrant("load").TryLock(bg, 0, time.Minute))
-		defer h.Unlock(bg)
+		defer func() { _ = h.Unlock(bg) }()
 		ran := false
 		err = l.WithLock(bg, "load", 100*time.Millisecond, func(context.Context) error { ran = true; return nil })
 		mustNotAcquired(t, err)

@@ -6,16 +6,21 @@ package order
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"sync"
 	"time"
 
 	"entgo.io/contrib/entgql"
 	"github.com/go-sql-driver/mysql"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/order"
-	"github.com/hmdp/hmdp/ent/seckillvoucher"
+	entorder "github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
+	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/seckill"
 )
 
@@ -32,37 +37,113 @@ type NopNotifier struct{}
 // OrderChanged does nothing.
 func (NopNotifier) OrderChanged(context.Context, *Order) {}
 
+// Sales is the part of the flash-sale service (seckill.Service) orders use.
+type Sales interface {
+	Seckill(ctx context.Context, userID, voucherID int64) (int64, error)
+	HeldOrders(ctx context.Context, userID int64, voucherIDs []int64) (map[int64]int64, error)
+	Release(ctx context.Context, userID, voucherID, orderID int64)
+	// RejectedOrder finds orderID among the given sales' rejected orders of userID.
+	RejectedOrder(ctx context.Context, userID, orderID int64, voucherIDs []int64) (voucherID int64, reason string, err error)
+}
+
+// Config holds the service's dependencies; zero values take the defaults.
+type Config struct {
+	DB *ent.Client
+	// Sales admits flash-sale orders and holds them until persisted.
+	Sales Sales
+	// Notifier hears of every status change (default NopNotifier). The
+	// changes the stream consumers make reach it through AnnouncePersisted,
+	// which the wiring gives the flash-sale service.
+	Notifier StatusNotifier
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+
+	// Redis and Prefix hold the payment-deadline queue; with no Redis,
+	// Start runs nothing (unpaid orders then wait for their buyer).
+	Redis  redis.UniversalClient
+	Prefix string
+	// PayTimeout is how long an order may stay unpaid (default 15m).
+	PayTimeout time.Duration
+	// PollEvery is how often the deadline queue is read (default 1s), so a
+	// cancellation is late by about that much; SweepEvery how often MySQL is
+	// swept for overdue orders the queue lost (default 1m); ClaimLease how
+	// long a claimed deadline waits before another instance may claim it
+	// again (default 30s).
+	PollEvery, SweepEvery, ClaimLease time.Duration
+	// ResumeRefundsAfter is how long a refund may sit REFUNDING (its
+	// provider call failed, or the instance died) before the sweep finishes
+	// it (default 1m).
+	ResumeRefundsAfter time.Duration
+	// Payments refunds paid orders (default a FakePayments).
+	Payments Payments
+	Log      *slog.Logger // default slog.Default()
+}
+
 // Service is the order service.
 type Service struct {
 	db       *ent.Client
-	sk       *seckill.Service
+	sk       Sales
 	notifier StatusNotifier
-	// Now is the clock.
-	Now func() time.Time
+	now      func() time.Time
+
+	cfg        Config
+	rdb        redis.UniversalClient
+	prefix     string
+	payTimeout time.Duration
+	payments   Payments
+	log        *slog.Logger
+	stop       context.CancelFunc
+	wg         sync.WaitGroup
 }
 
-// New returns the service; notifier may be nil. It registers itself with sk
-// to announce orders as the consumers persist them.
-func New(db *ent.Client, sk *seckill.Service, notifier StatusNotifier) *Service {
-	if notifier == nil {
-		notifier = NopNotifier{}
+// New returns the service.
+func New(cfg Config) *Service {
+	if cfg.Notifier == nil {
+		cfg.Notifier = NopNotifier{}
 	}
-	s := &Service{db: db, sk: sk, notifier: notifier, Now: time.Now}
-	sk.OnPersisted(s.persisted)
-	return s
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.PayTimeout <= 0 {
+		cfg.PayTimeout = 15 * time.Minute
+	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = time.Second
+	}
+	if cfg.SweepEvery <= 0 {
+		cfg.SweepEvery = time.Minute
+	}
+	if cfg.ClaimLease <= 0 {
+		cfg.ClaimLease = 30 * time.Second
+	}
+	if cfg.ResumeRefundsAfter <= 0 {
+		cfg.ResumeRefundsAfter = time.Minute
+	}
+	if cfg.Payments == nil {
+		cfg.Payments = &FakePayments{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Service{db: cfg.DB, sk: cfg.Sales, notifier: cfg.Notifier, now: cfg.Now, cfg: cfg,
+		rdb: cfg.Redis, prefix: cfg.Prefix, payTimeout: cfg.PayTimeout, payments: cfg.Payments, log: cfg.Log}
 }
 
-func (s *Service) persisted(ctx context.Context, ps []seckill.Persisted) {
-	for _, p := range ps {
-		s.notifier.OrderChanged(ctx, &Order{ID: p.OrderID, VoucherID: p.VoucherID, UserID: p.UserID,
-			Status: Unpaid, CreateTime: idgen.Time(p.OrderID)})
+// AnnouncePersisted returns the seckill.Config.OnPersisted callback that
+// tells n of the orders the stream consumers persisted (now UNPAID).
+func AnnouncePersisted(n StatusNotifier) func(context.Context, []seckill.Persisted) {
+	return func(ctx context.Context, ps []seckill.Persisted) {
+		for _, p := range ps {
+			n.OrderChanged(ctx, &Order{ID: p.OrderID, VoucherID: p.VoucherID, UserID: p.UserID,
+				Status: enum.OrderUnpaid, CreateTime: idgen.Time(p.OrderID)})
+		}
 	}
 }
 
 // SeckillResult is an accepted flash-sale attempt (GraphQL SeckillResult).
 type SeckillResult struct {
 	OrderID int64
-	Status  Status
+	Status  enum.OrderStatus
 }
 
 // Seckill buys one unit of a flash-sale voucher for userID (see
@@ -73,14 +154,15 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (*Seckil
 		return nil, err
 	}
 	s.notifier.OrderChanged(ctx, &Order{ID: id, VoucherID: voucherID, UserID: userID,
-		Status: Pending, CreateTime: idgen.Time(id)})
-	return &SeckillResult{OrderID: id, Status: Pending}, nil
+		Status: enum.OrderPending, CreateTime: idgen.Time(id)})
+	return &SeckillResult{OrderID: id, Status: enum.OrderPending}, nil
 }
 
 // Get returns userID's order id: from MySQL, or PENDING when Redis has
-// accepted it and it is not persisted yet; nil when absent or someone else's.
+// accepted it and it is not persisted yet, or REJECTED when the flash sale
+// ended it unpersisted; nil when absent or someone else's.
 func (s *Service) Get(ctx context.Context, userID, id int64) (*Order, error) {
-	o, err := s.db.Order.Query().Where(order.ID(id), order.UserID(userID)).Only(ctx)
+	o, err := s.db.Order.Query().Where(entorder.ID(id), entorder.UserID(userID)).Only(ctx)
 	if err == nil {
 		return fromEnt(o), nil
 	}
@@ -96,7 +178,22 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Order, error) {
 			return p, nil
 		}
 	}
-	return nil, nil
+	return s.rejected(ctx, userID, id)
+}
+
+// rejected returns userID's order id if the flash sale rejected it (looked
+// for in the sales that ended less than a day ago, as pending does).
+func (s *Service) rejected(ctx context.Context, userID, id int64) (*Order, error) {
+	sales, err := s.db.SeckillVoucher.Query().
+		Where(entseckillvoucher.EndTimeGT(s.now().Add(-24 * time.Hour))).IDs(ctx)
+	if err != nil || len(sales) == 0 {
+		return nil, err
+	}
+	v, reason, err := s.sk.RejectedOrder(ctx, userID, id, sales)
+	if err != nil || v == 0 {
+		return nil, err
+	}
+	return rejectedOrder(id, v, userID, reason), nil
 }
 
 // pending returns userID's orders that Redis holds and MySQL does not yet:
@@ -104,7 +201,7 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Order, error) {
 // (ended less than a day ago), in one pipeline.
 func (s *Service) pending(ctx context.Context, userID int64) ([]*Order, error) {
 	sales, err := s.db.SeckillVoucher.Query().
-		Where(seckillvoucher.EndTimeGT(s.Now().Add(-24 * time.Hour))).IDs(ctx)
+		Where(entseckillvoucher.EndTimeGT(s.now().Add(-24 * time.Hour))).IDs(ctx)
 	if err != nil || len(sales) == 0 {
 		return nil, err
 	}
@@ -116,14 +213,14 @@ func (s *Service) pending(ctx context.Context, userID int64) ([]*Order, error) {
 	for _, id := range held {
 		ids = append(ids, id)
 	}
-	persisted, err := s.db.Order.Query().Where(order.IDIn(ids...)).IDs(ctx)
+	persisted, err := s.db.Order.Query().Where(entorder.IDIn(ids...)).IDs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Order
 	for v, id := range held {
 		if !containsID(persisted, id) {
-			out = append(out, &Order{ID: id, VoucherID: v, UserID: userID, Status: Pending, CreateTime: idgen.Time(id)})
+			out = append(out, &Order{ID: id, VoucherID: v, UserID: userID, Status: enum.OrderPending, CreateTime: idgen.Time(id)})
 		}
 	}
 	return out, nil
@@ -141,13 +238,19 @@ func containsID(ids []int64, id int64) bool {
 // Pay pays an unpaid order. Paying it again returns the paid order unchanged:
 // the status moves from UNPAID to PAID in one conditional UPDATE, so only one
 // call ever charges.
-func (s *Service) Pay(ctx context.Context, userID, id int64, pt PayType) (*Order, error) {
-	code := payTypeCode(pt)
-	if code == 0 {
-		return nil, apperr.BadInput("payType", "unknown pay type %q", pt)
+func (s *Service) Pay(ctx context.Context, userID, id int64, pt enum.PayType) (*Order, error) {
+	if !pt.Valid() {
+		return nil, apperr.BadInput("payType", "unknown pay type %v", pt)
 	}
-	n, err := s.db.Order.Update().Where(order.ID(id), order.UserID(userID), order.Status(1)).
-		SetStatus(2).SetPayType(code).SetPayTime(s.Now()).Save(ctx)
+	if !s.now().Before(s.Deadline(id)) {
+		// The window has closed: cancel it now rather than wait for the
+		// worker, so the buyer sees why and the unit is back on sale.
+		if _, err := s.Expire(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.UserID(userID), entorder.Status(enum.OrderUnpaid)).
+		SetStatus(enum.OrderPaid).SetPayType(pt).SetPayTime(s.now()).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +264,9 @@ func (s *Service) Pay(ctx context.Context, userID, id int64, pt PayType) (*Order
 	case n == 1:
 		s.notifier.OrderChanged(ctx, o)
 		return o, nil
-	case o.Status == Paid:
+	case o.Status == enum.OrderPaid:
 		return o, nil
-	case o.Status == Pending:
+	case o.Status == enum.OrderPending:
 		return nil, apperr.New(apperr.Conflict, "the order is still being placed; pay it in a moment")
 	}
 	return nil, apperr.New(apperr.Conflict, "the order is %s: only unpaid orders can be paid", o.Status)
@@ -182,14 +285,14 @@ func (s *Service) Cancel(ctx context.Context, userID, id int64) (*Order, error) 
 			return nil, err
 		case o == nil:
 			return nil, apperr.New(apperr.NotFound, "no order %d", id)
-		case o.Status == Cancelled:
+		case o.Status == enum.OrderCancelled:
 			return o, nil
-		case o.Status == Pending:
+		case o.Status == enum.OrderPending:
 			return nil, apperr.New(apperr.Conflict, "the order is still being placed; cancel it in a moment")
-		case o.Status != Unpaid:
+		case o.Status != enum.OrderUnpaid:
 			return nil, apperr.New(apperr.Conflict, "the order is %s: only unpaid orders can be cancelled", o.Status)
 		}
-		done, err := s.cancelUnpaid(ctx, userID, o)
+		done, err := s.cancelUnpaid(ctx, userID, o, enum.CancelByBuyer)
 		if err != nil && retryable(err) && attempt < 5 {
 			continue // a deadlock victim: nothing was written, try again
 		}
@@ -200,7 +303,7 @@ func (s *Service) Cancel(ctx context.Context, userID, id int64) (*Order, error) 
 			continue // paid or cancelled meanwhile: report what it is now
 		}
 		s.sk.Release(ctx, userID, o.VoucherID, id)
-		o.Status = Cancelled
+		o.Status, o.Reason = enum.OrderCancelled, reasonPtr(enum.CancelByBuyer)
 		s.notifier.OrderChanged(ctx, o)
 		return o, nil
 	}
@@ -209,19 +312,23 @@ func (s *Service) Cancel(ctx context.Context, userID, id int64) (*Order, error) 
 // cancelUnpaid returns the unit to MySQL and cancels the order in one
 // transaction, locking the voucher's row before the order's, the order the
 // stream consumers lock them in, so the two cannot deadlock each other. It
-// reports false (and writes nothing) if the order was no longer unpaid.
-func (s *Service) cancelUnpaid(ctx context.Context, userID int64, o *Order) (bool, error) {
+// reports false (and writes nothing) if the order was no longer unpaid. The
+// reason is recorded in the same transaction.
+func (s *Service) cancelUnpaid(ctx context.Context, userID int64, o *Order, reason enum.CancelReason) (bool, error) {
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return false, err
 	}
-	err = tx.SeckillVoucher.Update().Where(seckillvoucher.ID(o.VoucherID)).AddStock(1).Exec(ctx)
+	err = tx.SeckillVoucher.Update().Where(entseckillvoucher.ID(o.VoucherID)).AddStock(1).Exec(ctx)
 	if err != nil {
 		return false, errors.Join(err, tx.Rollback())
 	}
-	n, err := tx.Order.Update().Where(order.ID(o.ID), order.UserID(userID), order.Status(seckill.StatusUnpaid)).
-		SetStatus(seckill.StatusCancelled).Save(ctx)
+	n, err := tx.Order.Update().Where(entorder.ID(o.ID), entorder.UserID(userID), entorder.Status(enum.OrderUnpaid)).
+		SetStatus(enum.OrderCancelled).Save(ctx)
 	if err != nil || n == 0 {
+		return false, errors.Join(err, tx.Rollback())
+	}
+	if err := tx.OrderCancel.Create().SetID(o.ID).SetReason(reason).Exec(ctx); err != nil {
 		return false, errors.Join(err, tx.Rollback())
 	}
 	return true, tx.Commit()
@@ -246,15 +353,16 @@ type Edge struct {
 	Node   *Order
 }
 
-// Mine returns userID's orders, newest (highest id) first; the first page
-// starts with the orders still PENDING.
+// Mine returns userID's orders, newest (highest id) first, the orders still
+// PENDING among them (usually first: they are the newest).
 func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCursor *string) (*Connection, error) {
 	var after *entgql.Cursor[int64]
 	if afterCursor != nil {
-		after = &entgql.Cursor[int64]{}
-		if err := after.UnmarshalGQL(*afterCursor); err != nil {
+		c, err := page.Decode(*afterCursor) // not UnmarshalGQL: see page.Decode
+		if err != nil {
 			return nil, apperr.BadInput("after", "not a cursor of this list")
 		}
+		after = &c
 	}
 	n := 10
 	if first != nil {
@@ -263,26 +371,32 @@ func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCurso
 		}
 		n = *first
 	}
+	// Pending orders (Redis only) and persisted ones (MySQL) are one list in
+	// id order: both sides take the cursor on every page, so a page boundary
+	// falling among the pending orders skips none of them.
+	p, err := s.pending(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
 	var nodes []*Order
-	if after == nil {
-		p, err := s.pending(ctx, userID)
-		if err != nil {
-			return nil, err
+	for _, o := range p {
+		if after == nil || o.ID < after.ID {
+			nodes = append(nodes, o)
 		}
-		nodes = append(nodes, p...)
-		sortDesc(nodes)
 	}
-	q := s.db.Order.Query().Where(order.UserID(userID))
+	q := s.db.Order.Query().Where(entorder.UserID(userID))
 	if after != nil {
-		q = q.Where(order.IDLT(after.ID))
+		q = q.Where(entorder.IDLT(after.ID))
 	}
-	rows, err := q.Order(ent.Desc(order.FieldID)).Limit(n + 1).All(ctx)
+	rows, err := q.Order(ent.Desc(entorder.FieldID)).Limit(n + 1).All(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range rows {
+		nodes = dropID(nodes, r.ID) // persisted between the two reads: MySQL's copy wins
 		nodes = append(nodes, fromEnt(r))
 	}
+	sortDesc(nodes)
 	c := &Connection{Edges: []*Edge{}}
 	c.PageInfo.HasNextPage = len(nodes) > n
 	for _, o := range nodes[:min(n, len(nodes))] {
@@ -294,6 +408,15 @@ func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCurso
 	}
 	c.PageInfo.HasPreviousPage = after != nil
 	return c, nil
+}
+
+func dropID(os []*Order, id int64) []*Order {
+	for i, o := range os {
+		if o.ID == id {
+			return append(os[:i], os[i+1:]...)
+		}
+	}
+	return os
 }
 
 func sortDesc(os []*Order) {

@@ -1,9 +1,11 @@
 package order
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/order"
+	entorder "github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/internal/lock"
@@ -29,7 +32,7 @@ type recorder struct {
 func (r *recorder) OrderChanged(_ context.Context, o *Order) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.events = append(r.events, string(o.Status))
+	r.events = append(r.events, o.Status.String())
 }
 
 func (r *recorder) list() []string {
@@ -49,17 +52,21 @@ func newEnv(t *testing.T, b testenv.Backends) *env {
 	t.Helper()
 	locks := lock.New(b.Redis.Client, b.Redis.Prefix)
 	t.Cleanup(func() { _ = locks.Close() })
-	sk := seckill.New(b.DB.Client, b.Redis.Client, b.Redis.Prefix, idgen.New(b.Redis.Client, b.Redis.Prefix, "order", 0),
-		locks, ratelimit.New(b.Redis.Client, b.Redis.Prefix, false), slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		prometheus.NewRegistry(), seckill.Config{Consumer: seckill.ConsumerConfig{
-			Idle: 10 * time.Millisecond, ClaimEvery: 50 * time.Millisecond, Refresh: 50 * time.Millisecond}})
+	rec := &recorder{}
+	sk := seckill.New(seckill.Config{
+		DB: b.DB.Client, Redis: b.Redis.Client, Prefix: b.Redis.Prefix,
+		IDs:   idgen.New(b.Redis.Client, b.Redis.Prefix, "order", 0),
+		Locks: locks, Limiter: ratelimit.New(b.Redis.Client, b.Redis.Prefix, false),
+		Log: slog.New(slog.NewJSONHandler(io.Discard, nil)), Registerer: prometheus.NewRegistry(),
+		OnPersisted: AnnouncePersisted(rec),
+		Consumer: seckill.ConsumerConfig{
+			Block: 50 * time.Millisecond, ClaimEvery: 50 * time.Millisecond, Refresh: 50 * time.Millisecond}})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		sk.Stop(ctx)
 	})
-	rec := &recorder{}
-	return &env{b: b, sk: sk, svc: New(b.DB.Client, sk, rec), rec: rec}
+	return &env{b: b, sk: sk, svc: New(Config{DB: b.DB.Client, Sales: sk, Notifier: rec}), rec: rec}
 }
 
 func (e *env) sale(t *testing.T, stock int) int64 {
@@ -78,7 +85,7 @@ func (e *env) sale(t *testing.T, stock int) int64 {
 	return v.ID
 }
 
-func (e *env) waitStatus(t *testing.T, user, id int64, want Status) *Order {
+func (e *env) waitStatus(t *testing.T, user, id int64, want enum.OrderStatus) *Order {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -104,19 +111,19 @@ func TestNotifierHearsEveryChange(t *testing.T) {
 		ctx := context.Background()
 		v := e.sale(t, 5)
 		r, err := e.svc.Seckill(ctx, 1, v)
-		if err != nil || r.Status != Pending {
+		if err != nil || r.Status != enum.OrderPending {
 			t.Fatal(r, err)
 		}
-		if o, _ := e.svc.Get(ctx, 1, r.OrderID); o == nil || o.Status != Pending {
+		if o, _ := e.svc.Get(ctx, 1, r.OrderID); o == nil || o.Status != enum.OrderPending {
 			t.Fatalf("%+v", o)
 		}
 		if o, _ := e.svc.Get(ctx, 2, r.OrderID); o != nil {
 			t.Fatal("another user sees the pending order")
 		}
 		e.sk.Start()
-		e.waitStatus(t, 1, r.OrderID, Unpaid)
+		e.waitStatus(t, 1, r.OrderID, enum.OrderUnpaid)
 		for range 2 {
-			if _, err := e.svc.Pay(ctx, 1, r.OrderID, Wechat); err != nil {
+			if _, err := e.svc.Pay(ctx, 1, r.OrderID, enum.PayWechat); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -150,7 +157,7 @@ func TestCancelRacingBuyersNeitherOversellsNorLosesStock(t *testing.T) {
 			first[u] = r.OrderID
 		}
 		for u, id := range first {
-			e.waitStatus(t, u, id, Unpaid)
+			e.waitStatus(t, u, id, enum.OrderUnpaid)
 		}
 		var wg sync.WaitGroup
 		for u, id := range first {
@@ -199,7 +206,7 @@ func TestCancelRacingBuyersNeitherOversellsNorLosesStock(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		live, err := b.DB.Client.Order.Query().Where(order.VoucherID(v), order.StatusNEQ(seckill.StatusCancelled)).Count(ctx)
+		live, err := b.DB.Client.Order.Query().Where(entorder.VoucherID(v), entorder.StatusNEQ(enum.OrderCancelled)).Count(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,3 +225,71 @@ func TestCancelRacingBuyersNeitherOversellsNorLosesStock(t *testing.T) {
 }
 
 var _ = ent.IsNotFound
+
+// Paging myOrders with any page size returns each order exactly once, newest
+// first, however the pending (Redis-only) orders interleave with persisted
+// ones and wherever a page boundary falls among them.
+func TestMinePagingReturnsEachOrderOnce(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		e := newEnv(t, b)
+		ctx := context.Background()
+		const user = 7
+		// Persisted orders take ids from the same generator between the
+		// pending ones, so the two kinds interleave; some are older than all.
+		ids := idgen.New(b.Redis.Client, b.Redis.Prefix, "order", 0)
+		var pending, persisted []int64
+		for i := range 10 {
+			if i%3 == 1 { // the consumer is not started: these stay PENDING
+				r, err := e.svc.Seckill(ctx, user, e.sale(t, 5))
+				if err != nil || r.Status != enum.OrderPending {
+					t.Fatal(r, err)
+				}
+				pending = append(pending, r.OrderID)
+				continue
+			}
+			id, err := ids.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.DB.Client.Order.Create().SetID(id).SetUserID(user).SetVoucherID(int64(1000 + i)).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			persisted = append(persisted, id)
+		}
+		want := len(pending) + len(persisted)
+		for first := 1; first <= 5; first++ {
+			var got []int64
+			var after *string
+			for pages := 0; ; pages++ {
+				if pages > want {
+					t.Fatalf("first=%d: paging does not end", first)
+				}
+				c, err := e.svc.Mine(ctx, user, &first, after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ed := range c.Edges {
+					got = append(got, ed.Node.ID)
+				}
+				if !c.PageInfo.HasNextPage {
+					break
+				}
+				var buf bytes.Buffer
+				c.PageInfo.EndCursor.MarshalGQL(&buf)
+				s, err := strconv.Unquote(buf.String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				after = &s
+			}
+			if len(got) != want {
+				t.Fatalf("first=%d: %d orders %v, want %d", first, len(got), got, want)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i] >= got[i-1] {
+					t.Fatalf("first=%d: not newest first, each once: %v", first, got)
+				}
+			}
+		}
+	})
+}

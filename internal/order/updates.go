@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/hmdp/hmdp/ent/schema/enum"
+	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/internal/pubsub"
+	"github.com/hmdp/hmdp/internal/seckill"
 )
 
 // Updates carries order status changes to the orderUpdates subscriptions of
@@ -17,11 +20,23 @@ type Updates struct {
 	log    *slog.Logger
 }
 
-// NewUpdates returns the notifier to give New, and the source of
-// subscriptions. Changes are sent through poster, so announcing an order
-// costs the request (an admission) no Redis round trip of its own.
-func NewUpdates(b *pubsub.Broker, poster *pubsub.Poster, log *slog.Logger) *Updates {
-	return &Updates{broker: b, poster: poster, log: log}
+// UpdatesConfig holds the dependencies of Updates; zero values take the defaults.
+type UpdatesConfig struct {
+	// Broker carries the changes to the subscriptions, on every instance.
+	Broker *pubsub.Broker
+	// Poster sends the changes, so announcing an order costs the request
+	// (an admission) no Redis round trip of its own.
+	Poster *pubsub.Poster
+	Log    *slog.Logger // default slog.Default()
+}
+
+// NewUpdates returns the notifier to give New (Config.Notifier) and
+// AnnouncePersisted, and the source of subscriptions.
+func NewUpdates(cfg UpdatesConfig) *Updates {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Updates{broker: cfg.Broker, poster: cfg.Poster, log: cfg.Log}
 }
 
 // Topic is the pubsub topic of userID's order events.
@@ -51,3 +66,19 @@ var orderEvents = pubsub.NewDecoder(func(p []byte) (*Order, error) {
 	var o Order
 	return &o, json.Unmarshal(p, &o)
 })
+
+// AnnounceRejected returns the seckill.Config.OnRejected callback that tells
+// n of the accepted orders the stream consumers ended unpersisted: REJECTED,
+// with the reason, so no buyer waits on a PENDING order that will never come.
+func AnnounceRejected(n StatusNotifier) func(context.Context, []seckill.Rejected) {
+	return func(ctx context.Context, rs []seckill.Rejected) {
+		for _, r := range rs {
+			n.OrderChanged(ctx, rejectedOrder(r.OrderID, r.VoucherID, r.UserID, r.Reason))
+		}
+	}
+}
+
+func rejectedOrder(id, voucherID, userID int64, reason string) *Order {
+	return &Order{ID: id, VoucherID: voucherID, UserID: userID, Status: enum.OrderRejected,
+		CreateTime: idgen.Time(id), RejectReason: &reason}
+}

@@ -37,8 +37,8 @@ func After(after *string) (*Cursor, error) {
 	if after == nil || *after == "" {
 		return nil, nil
 	}
-	var c Cursor
-	if err := c.UnmarshalGQL(*after); err != nil {
+	c, err := Decode(*after)
+	if err != nil {
 		return nil, apperr.BadInput("after", "not a cursor of this list")
 	}
 	return &c, nil

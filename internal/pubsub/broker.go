@@ -186,6 +186,14 @@ func (s *Sub) Err() error {
 	return s.err
 }
 
+// End unsubscribes and tells the subscriber why (Listen's onEnd gets
+// reason); safe to call more than once and after a drop.
+func (s *Sub) End(reason error) {
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	s.b.removeLocked(s, reason)
+}
+
 // Close unsubscribes; safe to call more than once and after a drop.
 func (s *Sub) Close() {
 	s.b.mu.Lock()
@@ -197,7 +205,14 @@ func (s *Sub) Close() {
 // metric. It returns once Redis confirmed the subscription (or ctx ended), so
 // an event published after Subscribe returns is delivered.
 func (b *Broker) Subscribe(ctx context.Context, kind, name string) (*Sub, error) {
-	ch := make(chan []byte, b.buffer)
+	return b.SubscribeBuffered(ctx, kind, name, b.buffer)
+}
+
+// SubscribeBuffered is Subscribe with a buffer of its own size, for a
+// server-side consumer (not a client) that may fall behind a burst for a
+// moment, such as a relay doing a round trip per event.
+func (b *Broker) SubscribeBuffered(ctx context.Context, kind, name string, buffer int) (*Sub, error) {
+	ch := make(chan []byte, max(buffer, 1))
 	s, err := b.subscribe(ctx, kind, name, rawSink(ch))
 	if err != nil {
 		return nil, err
@@ -213,9 +228,9 @@ func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*S
 		return nil, ErrClosed
 	}
 	if b.ps == nil {
-		b.ps = b.client.Subscribe(context.Background())
+		b.ps = b.client.Subscribe(context.Background()) //nolint:contextcheck // the shared subscription outlives its first subscriber
 		b.done = make(chan struct{})
-		go b.dispatch(b.ps, b.done)
+		go b.dispatch(b.ps, b.done) //nolint:contextcheck,gosec // dispatch serves every subscriber until Close, past this caller's context
 	}
 	t := b.topics[name]
 	if t == nil {
@@ -226,7 +241,7 @@ func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*S
 		// Written under b.mu so SUBSCRIBE/UNSUBSCRIBE of one channel reach
 		// Redis in the order subscribers came and went. go-redis resubscribes
 		// after a reconnect.
-		if err := b.ps.Subscribe(context.Background(), ch); err != nil {
+		if err := b.ps.Subscribe(context.Background(), ch); err != nil { //nolint:contextcheck // a write on the shared connection: no caller's context may abort it
 			// No confirmation will come for this write: forget the topic.
 			// (go-redis may resubscribe after reconnecting; an unexpected
 			// confirmation finds nothing pending and is ignored.)
@@ -235,7 +250,7 @@ func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*S
 				delete(b.pending, ch)
 			}
 			delete(b.topics, name)
-			_ = b.ps.Unsubscribe(context.Background(), ch)
+			_ = b.ps.Unsubscribe(context.Background(), ch) //nolint:contextcheck // as SUBSCRIBE above
 			b.mu.Unlock()
 			return nil, fmt.Errorf("pubsub: subscribe %s: %w", ch, err)
 		}
@@ -252,7 +267,7 @@ func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*S
 	case <-ready:
 		return s, nil
 	case <-ctx.Done():
-		s.Close()
+		s.Close() //nolint:contextcheck // Close unsubscribes with its own context: ctx may have ended
 		return nil, ctx.Err()
 	case <-timer.C:
 		// The confirmation was lost (the connection broke): drop the
@@ -260,7 +275,7 @@ func (b *Broker) subscribe(ctx context.Context, kind, name string, out sink) (*S
 		b.mu.Lock()
 		b.dropPendingLocked(b.prefix+name, t)
 		b.mu.Unlock()
-		s.Close()
+		s.Close() //nolint:contextcheck // Close unsubscribes with its own context: ctx may have ended
 		return nil, errors.New("pubsub: redis did not confirm the subscription")
 	}
 }
@@ -329,20 +344,30 @@ func (b *Broker) deliver(m *redis.Message) {
 	if len(m.Channel) < len(b.prefix) {
 		return
 	}
-	d := delivery{payload: []byte(m.Payload)}
+	b.DeliverLocal([]string{m.Channel[len(b.prefix):]}, []byte(m.Payload))
+}
+
+// DeliverLocal hands payload to this instance's subscribers of each topic,
+// as if it had come from Redis, without a round trip: a relay that received
+// one event for many local subscribers (a big author's post) delivers it
+// here. The payload is decoded once for all of them (per Decoder).
+func (b *Broker) DeliverLocal(topics []string, payload []byte) {
+	d := delivery{payload: payload}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	t := b.topics[m.Channel[len(b.prefix):]]
-	if t == nil {
-		return
-	}
-	for s := range t.subs {
-		if !s.out.offer(&d) {
-			b.removeLocked(s, ErrSlowConsumer)
+	for _, name := range topics {
+		t := b.topics[name]
+		if t == nil {
+			continue
+		}
+		for s := range t.subs {
+			if !s.out.offer(&d) {
+				b.removeLocked(s, ErrSlowConsumer)
+			}
 		}
 	}
 	if d.err != nil {
-		b.log.Error("pubsub: undecodable event", "topic", m.Channel[len(b.prefix):], "err", d.err)
+		b.log.Error("pubsub: undecodable event", "topics", topics, "err", d.err)
 	}
 }
 

@@ -31,7 +31,8 @@ type delivery struct {
 // buffered channel without blocking; a subscriber whose buffer is full is
 // dropped. The channel closes when ctx ends (which also unsubscribes) or when
 // the broker ends the subscription; then, before the channel closes, onEnd
-// gets the reason (ErrSlowConsumer, ErrClosed), so the caller can show it to
+// gets the reason (ErrSlowConsumer, ErrClosed, or what a Group carried by ctx
+// was ended with), so the caller can show it to
 // the client. onEnd runs with the broker locked: it must be short and must
 // not call the broker. It costs no goroutine per subscriber.
 func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Decoder[T], onEnd func(error)) (<-chan T, error) {
@@ -54,6 +55,9 @@ func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Deco
 	// The registration goes when ctx ends; a subscription's ctx always does
 	// (gqlgen cancels it when the operation completes), so nothing stays.
 	context.AfterFunc(ctx, sub.Close)
+	if g := groupFrom(ctx); g != nil {
+		g.add(ctx, sub)
+	}
 	return out.ch, nil
 }
 
@@ -81,11 +85,9 @@ func (s *typedSink[T]) offer(d *delivery) bool {
 }
 
 func (s *typedSink[T]) end(reason error) {
-	// A subscriber whose context has ended is gone (or going: the
-	// unsubscribe runs after its context ends), and its reader may already
-	// be looking at what onEnd would write (gqlgen reads a subscription's
-	// errors once its context is done): tell only a live one.
-	if reason != nil && s.onEnd != nil && s.ctx.Err() == nil {
+	// onEnd runs before the close, so whoever sees the channel closed also
+	// sees what onEnd recorded.
+	if reason != nil && s.onEnd != nil {
 		s.onEnd(reason)
 	}
 	close(s.ch)

@@ -1,6 +1,10 @@
 // Package ratelimit limits how often something may happen, shared by every server
 // instance through Redis, with GCRA (generic cell rate algorithm): one key per
 // limited thing holding its "theoretical arrival time", updated atomically in Lua.
+//
+// The time the script decides by is Redis's own (TIME inside the script), not
+// the calling instance's: instances whose clocks disagree still share one
+// notion of "now" for the arrival times they write and compare.
 package ratelimit
 
 import (
@@ -32,17 +36,24 @@ type Limiter struct {
 	rdb      redis.UniversalClient
 	prefix   string
 	disabled bool
-	// Now is the clock; instances must keep their clocks in sync (NTP) since
-	// the arrival times they write are compared across instances.
+	// Now is for tests only and nil by default, which is what servers must
+	// use: the script then reads Redis's clock, shared by every instance.
+	// When set, its time is sent to the script in place of Redis's, so a
+	// test can let hours pass at once even on a real Redis, whose clock it
+	// cannot move (on the embedded one, prefer miniredis's SetTime).
 	Now func() time.Time
 }
 
 // New returns a limiter whose keys start with prefix + "rl:".
 func New(rdb redis.UniversalClient, prefix string, enabled bool) *Limiter {
-	return &Limiter{rdb: rdb, prefix: prefix + "rl:", disabled: !enabled, Now: time.Now}
+	return &Limiter{rdb: rdb, prefix: prefix + "rl:", disabled: !enabled}
 }
 
 var gcra = lua.Script("ratelimit_gcra")
+
+// Enabled reports whether limits are checked (HMDP_RATE_LIMITS); scripts that
+// fold a limit into their own work (seckill_admit.lua) ask it.
+func (l *Limiter) Enabled() bool { return !l.disabled }
 
 // Allow records one event for key under lim if the limit allows it.
 func (l *Limiter) Allow(ctx context.Context, key string, lim Limit) (Result, error) {
@@ -53,8 +64,11 @@ func (l *Limiter) Allow(ctx context.Context, key string, lim Limit) (Result, err
 		return Result{}, fmt.Errorf("ratelimit: bad limit %v", lim)
 	}
 	interval := lim.Per.Milliseconds() / int64(lim.Events)
-	now := l.Now().UnixMilli()
-	res, err := gcra.Run(ctx, l.rdb, []string{l.prefix + key}, now, interval, lim.Events).Int64Slice()
+	args := []any{interval, lim.Events}
+	if l.Now != nil {
+		args = append(args, l.Now().UnixMilli())
+	}
+	res, err := gcra.Run(ctx, l.rdb, []string{l.prefix + key}, args...).Int64Slice()
 	if err != nil {
 		return Result{}, fmt.Errorf("ratelimit %s: %w", key, err)
 	}

@@ -14,8 +14,20 @@ func TestBurstThenRefill(t *testing.T) {
 	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
 		ctx := context.Background()
 		l := New(b.Client, b.Prefix, true)
+		// Let time pass: the embedded Redis's clock moves; a real Redis's
+		// cannot, so there the test-only Now override stands in for it.
 		now := time.Now()
-		l.Now = func() time.Time { return now }
+		advance := func(d time.Duration) {
+			now = now.Add(d)
+			if b.Mini != nil {
+				b.Mini.SetTime(now)
+			}
+		}
+		if b.Mini != nil {
+			b.Mini.SetTime(now)
+		} else {
+			l.Now = func() time.Time { return now }
+		}
 		lim := Limit{Events: 3, Per: time.Minute}
 		for i := range 3 {
 			r, err := l.Allow(ctx, "k", lim)
@@ -34,12 +46,54 @@ func TestBurstThenRefill(t *testing.T) {
 		if r, _ := l.Allow(ctx, "other", lim); !r.Allowed {
 			t.Fatal("independent key limited")
 		}
-		now = now.Add(20 * time.Second)
+		advance(20 * time.Second)
 		if r, _ := l.Allow(ctx, "k", lim); !r.Allowed {
 			t.Fatal("not allowed after one interval")
 		}
 		if r, _ := l.Allow(ctx, "k", lim); r.Allowed {
 			t.Fatal("allowed twice after one interval")
+		}
+	})
+}
+
+// The script decides by Redis's clock, not the caller's: on the embedded
+// Redis, set decades away from the test's own clock, the arrival time
+// written and the refill follow Redis's time alone; on a real one, the
+// arrival time written lies within the Redis TIME read around the call.
+func TestDecidesByRedisClock(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
+		ctx := context.Background()
+		redisNow := func() int64 { return b.Client.Time(ctx).Val().UnixMilli() }
+		if b.Mini != nil {
+			b.Mini.SetTime(time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC))
+		}
+		l := New(b.Client, b.Prefix, true)
+		lim := Limit{Events: 1, Per: time.Hour}
+		before := redisNow()
+		if r, err := l.Allow(ctx, "k", lim); err != nil || !r.Allowed {
+			t.Fatalf("first event: %+v %v", r, err)
+		}
+		after := redisNow()
+		tat, err := b.Client.Get(ctx, b.Prefix+"rl:k").Int64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hour := time.Hour.Milliseconds()
+		if tat < before+hour || tat > after+hour {
+			t.Fatalf("arrival time %d written, want Redis time + 1h in [%d, %d]", tat, before+hour, after+hour)
+		}
+		if b.Mini == nil {
+			return
+		}
+		// Two "instances" agree whatever their own clocks: neither has one.
+		other := New(b.Client, b.Prefix, true)
+		if r, _ := other.Allow(ctx, "k", lim); r.Allowed || r.RetryAfter != time.Hour {
+			t.Fatalf("second event on another instance: %+v, want limited for 1h", r)
+		}
+		// An hour later by Redis's clock (the test's has barely moved).
+		b.Mini.SetTime(time.Date(2001, 2, 3, 5, 5, 6, 0, time.UTC))
+		if r, _ := other.Allow(ctx, "k", lim); !r.Allowed {
+			t.Fatalf("not allowed an hour later by Redis's clock: %+v", r)
 		}
 	})
 }

@@ -1,5 +1,5 @@
-// Package redisx connects to Redis: a real server, a Redis Cluster, or an
-// embedded in-process Redis for running without any server.
+// Package redisx connects to Redis: a server or a Redis Cluster
+// (internal/embedded starts the in-process one of `make run`).
 package redisx
 
 import (
@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -18,9 +17,13 @@ type Conn struct {
 	Client redis.UniversalClient
 	// Describe is a one-line description for the start-up log.
 	Describe string
-	// Embedded is the in-process server, nil for a real one.
-	Embedded *miniredis.Miniredis
 	stop     func()
+}
+
+// Wrap makes a Conn of an open client; stop, when not nil, runs after the
+// client closes (internal/embedded stops its server there).
+func Wrap(c redis.UniversalClient, describe string, stop func()) *Conn {
+	return &Conn{Client: c, Describe: describe, stop: stop}
 }
 
 // Close closes the client and stops the embedded server.
@@ -33,10 +36,10 @@ func (c *Conn) Close() error {
 }
 
 // Open connects to addrs (one address: a single server; several: a Redis
-// Cluster) and checks that it answers. No address starts an embedded Redis.
+// Cluster) and checks that it answers.
 func Open(ctx context.Context, addrs []string) (*Conn, error) {
 	if len(addrs) == 0 {
-		return openEmbedded()
+		return nil, fmt.Errorf("no address")
 	}
 	opts := &redis.UniversalOptions{
 		Addrs: addrs,
@@ -61,37 +64,90 @@ func Open(ctx context.Context, addrs []string) (*Conn, error) {
 	return &Conn{Client: c, Describe: kind + " " + strings.Join(addrs, ",")}, nil
 }
 
-// openEmbedded starts miniredis on a loopback port. miniredis only expires keys
-// when told that time passed, so a ticker moves its clock with the wall clock.
-func openEmbedded() (*Conn, error) {
-	m := miniredis.NewMiniRedis()
-	if err := m.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("start embedded redis: %w", err)
+// OpenSentinel connects to the master the sentinels know as master, through
+// go-redis's failover client: it asks the sentinels for the master's address,
+// follows their +switch-master announcements and reconnects after a failover,
+// so every feature (Lua, streams, pub/sub, locks) runs unchanged on top.
+func OpenSentinel(ctx context.Context, sentinels []string, master string) (*Conn, error) {
+	if len(sentinels) == 0 || master == "" {
+		return nil, fmt.Errorf("need sentinel addresses and a master name")
 	}
-	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() { advanceClock(m, done) })
-	stop := func() {
-		close(done)
-		wg.Wait()
-		m.Close()
+	c := redis.NewFailoverClient(&redis.FailoverOptions{
+		MasterName:            master,
+		SentinelAddrs:         sentinels,
+		ContextTimeoutEnabled: true,
+		DialTimeout:           3 * time.Second,
+		ReadTimeout:           3 * time.Second,
+		WriteTimeout:          3 * time.Second,
+	})
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := c.Ping(pctx).Err(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("cannot reach master %q through sentinels %s: %w", master, strings.Join(sentinels, ","), err)
 	}
-	return &Conn{Client: c, Embedded: m, Describe: "embedded redis " + m.Addr(), stop: stop}, nil
+	stop := watchSwitchMaster(context.WithoutCancel(ctx), sentinels, master)
+	return &Conn{Client: c, Describe: "redis master " + master + " via sentinels " + strings.Join(sentinels, ","), stop: stop}, nil
 }
 
-func advanceClock(m *miniredis.Miniredis, done <-chan struct{}) {
-	t := time.NewTicker(50 * time.Millisecond)
-	defer t.Stop()
-	last := time.Now()
-	for {
-		select {
-		case <-done:
-			return
-		case now := <-t.C:
-			m.SetTime(now)
-			m.FastForward(now.Sub(last))
-			last = now
+// watchSwitchMaster listens for the sentinels' +switch-master and then
+// disconnects the Pub/Sub clients of the old master. go-redis moves pooled
+// connections to the new master but leaves a PubSub where it is, and
+// Sentinel, demoting the old master, closes only its normal clients: the
+// subscribers would go on listening to a server nobody publishes to. Once
+// cut off they resubscribe through the failover client, on the new master.
+// It returns the function that stops the watch.
+func watchSwitchMaster(ctx context.Context, sentinels []string, master string) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var mu sync.Mutex
+	var cur *redis.PubSub // closed by stop: a blocked receive ignores ctx
+	go func() {
+		defer close(done)
+		for i := 0; ctx.Err() == nil; i++ {
+			// Any sentinel will do; on an error, the next one.
+			sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[i%len(sentinels)], DialTimeout: 3 * time.Second})
+			ps := sc.Subscribe(ctx, "+switch-master")
+			mu.Lock()
+			cur = ps
+			mu.Unlock()
+			if ctx.Err() != nil {
+				_ = ps.Close()
+			}
+			for {
+				msg, err := ps.ReceiveMessage(ctx)
+				if err != nil {
+					break
+				}
+				// "<name> <old ip> <old port> <new ip> <new port>"
+				f := strings.Fields(msg.Payload)
+				if len(f) == 5 && f[0] == master {
+					kickSubscribers(ctx, f[1]+":"+f[2])
+				}
+			}
+			_ = ps.Close()
+			_ = sc.Close()
+			select {
+			case <-ctx.Done():
+			case <-time.After(500 * time.Millisecond):
+			}
 		}
+	}()
+	return func() {
+		cancel()
+		mu.Lock()
+		if cur != nil {
+			_ = cur.Close()
+		}
+		mu.Unlock()
+		<-done
 	}
+}
+
+func kickSubscribers(ctx context.Context, addr string) {
+	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, ReadTimeout: time.Second, MaxRetries: -1})
+	defer func() { _ = c.Close() }()
+	// The old master may be dead (kill -9): its subscribers then see the
+	// connection fail on their own.
+	_ = c.ClientKillByFilter(ctx, "TYPE", "pubsub").Err()
 }

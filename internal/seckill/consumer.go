@@ -10,15 +10,14 @@ import (
 	"sync"
 	"time"
 
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/hmdp/hmdp/ent/seckillvoucher"
 )
 
 // ConsumerConfig tunes the stream consumers; zero values take the defaults.
 type ConsumerConfig struct {
 	Batch         int64         // entries per XREADGROUP (200)
-	Idle          time.Duration // how long a worker waits before reading an empty stream again (100 ms)
+	Block         time.Duration // how long a read waits for new entries (2 s)
 	ClaimIdle     time.Duration // an entry pending this long with a silent consumer is taken over (30 s)
 	ClaimEvery    time.Duration // how often each worker looks for such entries (2 s)
 	MaxDeliveries int64         // an entry delivered more often goes to the dead-letter stream (5)
@@ -41,7 +40,7 @@ func (c *ConsumerConfig) defaults() {
 	if c.MaxDeliveries <= 0 {
 		c.MaxDeliveries = 5
 	}
-	def(&c.Idle, 100*time.Millisecond)
+	def(&c.Block, 2*time.Second)
 	def(&c.ClaimIdle, 30*time.Second)
 	def(&c.ClaimEvery, 2*time.Second)
 	def(&c.Refresh, 2*time.Second)
@@ -126,23 +125,62 @@ func (c *consumers) watch(id int64) {
 
 // discover starts a worker for every sale that ended less than a day ago
 // (the sale state's lifetime), re-reading the list from MySQL periodically so
-// sales created on other instances are picked up.
+// sales created on other instances are picked up; and, at start and every
+// 30 refreshes, for older sales whose stream still holds orders (a backlog
+// left by an outage must be persisted, however late).
 func (c *consumers) discover() {
 	t := time.NewTicker(c.cfg.Refresh)
 	defer t.Stop()
-	for {
+	for round := 0; ; round++ {
+		cutoff := c.s.now().Add(-stateTTL)
 		ids, err := c.s.db.SeckillVoucher.Query().
-			Where(seckillvoucher.EndTimeGT(c.s.Now().Add(-stateTTL))).IDs(c.soft)
+			Where(entseckillvoucher.EndTimeGT(cutoff)).IDs(c.soft)
 		if err != nil && c.soft.Err() == nil {
 			c.s.log.Warn("cannot list flash sales; keeping the current consumers", "err", err)
 		}
 		for _, id := range ids {
 			c.watch(id)
 		}
+		if round%30 == 0 {
+			c.watchOldBacklogs(cutoff)
+		}
 		select {
 		case <-c.soft.Done():
 			return
 		case <-t.C:
+		}
+	}
+}
+
+// watchOldBacklogs starts a worker for each sale that ended before cutoff and
+// still has entries in its stream.
+func (c *consumers) watchOldBacklogs(cutoff time.Time) {
+	ids, err := c.s.db.SeckillVoucher.Query().Where(entseckillvoucher.EndTimeLTE(cutoff)).IDs(c.soft)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	c.mu.Lock()
+	todo := ids[:0]
+	for _, id := range ids {
+		if !c.running[id] {
+			todo = append(todo, id)
+		}
+	}
+	c.mu.Unlock()
+	lens := make([]*redis.IntCmd, len(todo))
+	_, err = c.s.rdb.Pipelined(c.soft, func(p redis.Pipeliner) error {
+		for i, id := range todo {
+			lens[i] = p.XLen(c.soft, KeysOf(c.s.prefix, id).Orders)
+		}
+		return nil
+	})
+	if err != nil && c.soft.Err() == nil {
+		c.s.log.Warn("cannot check finished sales for a backlog", "err", err)
+	}
+	for i, id := range todo {
+		if lens[i].Val() > 0 {
+			c.s.log.Warn("persisting the backlog of a sale that ended more than a day ago", "voucher", id, "orders", lens[i].Val())
+			c.watch(id)
 		}
 	}
 }
@@ -169,19 +207,21 @@ func (c *consumers) work(voucherID int64) {
 			lastClaim = time.Now()
 			c.claim(k, voucherID, log)
 		}
-		// No BLOCK: a blocked read would hold a pooled connection per sale,
-		// and enough sales would starve the requests of connections. An
-		// empty stream is polled again after Idle instead.
+		// BLOCK rather than polling (which cost every instance ten reads a
+		// second per sale): a blocked read holds one pooled connection per
+		// sale consumed (sales that ended less than a day ago, or with a
+		// backlog), so the pool must exceed the number of such sales; Block
+		// bounds how long Stop waits for it.
 		// The read runs under the hard context: a read cut off by Stop after
 		// Redis delivered would leave entries pending with no one to handle them.
 		res, err := c.s.rdb.XReadGroup(c.hard, &redis.XReadGroupArgs{
 			Group: Group, Consumer: c.cfg.Name, Streams: []string{k.Orders, ">"},
-			Count: c.cfg.Batch, Block: -1,
+			Count: c.cfg.Batch, Block: c.cfg.Block,
 		}).Result()
 		switch {
 		case errors.Is(err, redis.Nil):
 			backoff.reset()
-			sleep(c.soft, c.cfg.Idle)
+			c.refreshPending(k, voucherID)
 			continue
 		case err != nil:
 			if c.soft.Err() != nil {
@@ -199,15 +239,7 @@ func (c *consumers) work(voucherID int64) {
 		for _, st := range res {
 			c.handle(k, voucherID, st.Messages, log)
 		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
+		c.refreshPending(k, voucherID)
 	}
 }
 
@@ -237,13 +269,21 @@ func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
 		deliveries[p.ID] = p.RetryCount
 	}
 	keep := msgs[:0]
+	var ended []Rejected
 	for _, m := range msgs {
 		if deliveries[m.ID] > c.cfg.MaxDeliveries {
-			c.deadLetter(k, voucherID, m, "delivered_too_often")
+			e, err := parseEntry(m)
+			switch {
+			case err != nil || e.voucher != voucherID:
+				c.endEntry(k, voucherID, m, nil, ReasonMalformed, false, 0)
+			case c.endEntry(k, voucherID, m, &e, ReasonDeliveredTooOften, true, 0):
+				ended = append(ended, Rejected{OrderID: e.order, UserID: e.user, VoucherID: voucherID, Reason: ReasonDeliveredTooOften})
+			}
 			continue
 		}
 		keep = append(keep, m)
 	}
+	c.announceRejected(ended)
 	if len(keep) > 0 {
 		log.Warn("took over idle order entries", "count", len(keep))
 		c.handle(k, voucherID, keep, log)

@@ -18,7 +18,7 @@ import (
 
 var fast = Config{
 	PerUser: ratelimit.Limit{Events: 1000, Per: time.Second},
-	Consumer: ConsumerConfig{Idle: 20 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
+	Consumer: ConsumerConfig{Block: 100 * time.Millisecond, ClaimIdle: 200 * time.Millisecond,
 		ClaimEvery: 50 * time.Millisecond, Refresh: 100 * time.Millisecond, MaxBackoff: 200 * time.Millisecond},
 }
 
@@ -38,8 +38,10 @@ func newService(t testing.TB, b testenv.Backends, cfg Config) *fixture {
 	locks := lock.New(b.Redis.Client, b.Redis.Prefix)
 	t.Cleanup(func() { _ = locks.Close() })
 	reg := prometheus.NewRegistry()
-	s := New(b.DB.Client, b.Redis.Client, b.Redis.Prefix, idgen.New(b.Redis.Client, b.Redis.Prefix, "order", 0),
-		locks, ratelimit.New(b.Redis.Client, b.Redis.Prefix, true), log, reg, cfg)
+	cfg.DB, cfg.Redis, cfg.Prefix = b.DB.Client, b.Redis.Client, b.Redis.Prefix
+	cfg.IDs = idgen.New(b.Redis.Client, b.Redis.Prefix, "order", 0)
+	cfg.Locks, cfg.Limiter, cfg.Log, cfg.Registerer = locks, ratelimit.New(b.Redis.Client, b.Redis.Prefix, true), log, reg
+	s := New(cfg)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -103,15 +105,6 @@ func (f *fixture) mysqlStock(t *testing.T, v int64) int {
 		t.Fatal(err)
 	}
 	return sv.Stock
-}
-
-func (f *fixture) redisStock(t *testing.T, v int64) int {
-	t.Helper()
-	n, err := f.b.Redis.Client.HGet(context.Background(), KeysOf(f.b.Redis.Prefix, v).State, "stock").Int()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 var _ = ent.IsNotFound

@@ -9,12 +9,14 @@
 //	p + "seckill:{V}:buyers"  hash: user id -> order id, plus the sentinel "0"
 //	p + "seckill:{V}:orders"  stream of accepted orders (group "persist")
 //	p + "seckill:{V}:dead"    dead-letter stream
+//	p + "seckill:{V}:limit:U" user U's attempts on the sale (GCRA arrival time, ms; expires)
+//	p + "seckill:{V}:rejected" hash: order id -> "user:reason" of orders ended unpersisted
 //	"seckill-rebuild-V"       name of the lock (internal/lock) for rebuilding the state
 //
-// MySQL is the source of truth (DESIGN.md principle 1): the state is written
+// MySQL is the source of truth: the state is written
 // after the voucher's transaction commits and rebuilt from MySQL whenever it
 // is missing; the unique key (user_id, voucher_id) and the conditional stock
-// update decide finally (principle 2).
+// update decide finally.
 package seckill
 
 import "strconv"
@@ -24,7 +26,7 @@ const Group = "persist"
 
 // Keys are the Redis keys of one voucher's sale.
 type Keys struct {
-	State, Buyers, Orders, Dead, Lock string
+	State, Buyers, Orders, Dead, Rejected, Lock string
 }
 
 // KeysOf returns the keys of voucher id under prefix.
@@ -35,6 +37,13 @@ func KeysOf(prefix string, id int64) Keys {
 		Buyers: base + "buyers",
 		Orders: base + "orders",
 		Dead:   base + "dead",
-		Lock:   "seckill-rebuild-" + strconv.FormatInt(id, 10),
+		// Rejected orders, so order(id) shows them ended rather than absent.
+		Rejected: base + "rejected",
+		Lock:     "seckill-rebuild-" + strconv.FormatInt(id, 10),
 	}
+}
+
+// Limit is the key of userID's per-user attempt limit on the sale.
+func (k Keys) Limit(userID int64) string {
+	return k.State[:len(k.State)-len("state")] + "limit:" + strconv.FormatInt(userID, 10)
 }

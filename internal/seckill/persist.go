@@ -12,15 +12,17 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/order"
-	"github.com/hmdp/hmdp/ent/seckillvoucher"
-	"github.com/hmdp/hmdp/internal/store"
+	entorder "github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
+	"github.com/hmdp/hmdp/internal/database"
 )
 
 // handle persists one batch read from the stream: one MySQL transaction,
 // retried with backoff while MySQL fails (the batch is not acknowledged, so
 // nothing is lost, and the next batch waits, so nothing is reordered); then
-// XACK (and XDEL: the stream holds only what is not yet persisted).
+// XACK (and XDEL: the stream holds only what is not yet persisted). Entries
+// MySQL refuses are ended (endEntry) and their buyers told.
 func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *slog.Logger) {
 	if len(msgs) == 0 {
 		return
@@ -29,16 +31,26 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 	for _, m := range msgs {
 		e, err := parseEntry(m)
 		if err != nil || e.voucher != voucherID {
-			c.deadLetter(k, voucherID, m, "malformed")
+			c.endEntry(k, voucherID, m, nil, ReasonMalformed, false, 0)
 			continue
 		}
 		entries = append(entries, e)
 	}
+	c.persistBatch(k, voucherID, entries, log)
+}
+
+// persistBatch persists entries, retrying while MySQL is down. A batch that
+// fails MaxDeliveries times while MySQL answers otherwise is poisoned by
+// some entry: its entries are then persisted one by one, and one that still
+// fails MaxDeliveries times alone is ended as delivered_too_often. (Redis's
+// delivery count cannot tell: re-claiming to keep the batch ours resets it.)
+func (c *consumers) persistBatch(k Keys, voucherID int64, entries []entry, log *slog.Logger) {
 	if len(entries) == 0 {
 		return
 	}
 	backoff := newBackoff(c.cfg)
 	var out outcome
+	failures := int64(0)
 	for {
 		var err error
 		out, err = c.s.persist(c.hard, voucherID, entries)
@@ -50,6 +62,24 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 		}
 		c.s.metrics.retries.Inc()
 		log.Warn("persisting flash-sale orders failed; retrying", "orders", len(entries), "err", err)
+		if c.s.mysqlAnswers(c.hard, voucherID) {
+			failures++
+		}
+		if failures >= c.cfg.MaxDeliveries {
+			if len(entries) > 1 {
+				log.Warn("a batch keeps failing while MySQL answers; persisting its orders one by one", "orders", len(entries))
+				for _, e := range entries {
+					c.persistBatch(k, voucherID, []entry{e}, log)
+				}
+				return
+			}
+			e := entries[0]
+			if c.endEntry(k, voucherID, e.msg(), &e, ReasonDeliveredTooOften, true, 0) {
+				c.announceRejected([]Rejected{{OrderID: e.order, UserID: e.user, VoucherID: voucherID, Reason: ReasonDeliveredTooOften}})
+				return
+			}
+			failures = 0 // Redis failed too: keep trying both
+		}
 		backoff.wait(c.hard)
 		// Still alive: reset the entries' idle time (JUSTID does not count a
 		// delivery) so other instances do not take over a batch we retry.
@@ -59,9 +89,12 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 		}
 		_ = c.s.rdb.XClaimJustID(c.hard, &redis.XClaimArgs{Stream: k.Orders, Group: Group, Consumer: c.cfg.Name, Messages: ids}).Err()
 	}
+	var ended []Rejected
 	for _, r := range out.rejected {
-		c.deadLetter(k, voucherID, r.entry.msg(), r.reason)
-		c.s.forget(c.hard, voucherID, r.entry)
+		e := r.entry
+		if c.endEntry(k, voucherID, e.msg(), &e, r.reason, r.unit, r.keep) {
+			ended = append(ended, Rejected{OrderID: e.order, UserID: e.user, VoucherID: voucherID, Reason: r.reason})
+		}
 	}
 	done := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -76,6 +109,21 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 	if h := c.s.onPersisted; h != nil && len(out.created) > 0 {
 		h(c.hard, out.created)
 	}
+	c.announceRejected(ended)
+}
+
+// mysqlAnswers reports whether MySQL answers a trivial query, telling a batch
+// MySQL refuses from MySQL being unreachable (which is only waited out).
+func (s *Service) mysqlAnswers(ctx context.Context, voucherID int64) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if h := s.hooks.probe; h != nil {
+		if err := h(); err != nil {
+			return false
+		}
+	}
+	_, err := s.db.SeckillVoucher.Query().Where(entseckillvoucher.ID(voucherID)).Exist(ctx)
+	return err == nil
 }
 
 // ack acknowledges and deletes persisted entries, retrying a few times: if it
@@ -101,35 +149,6 @@ func (c *consumers) ack(k Keys, ids []string, log *slog.Logger) {
 	}
 }
 
-// deadLetter moves an entry that cannot be persisted to the voucher's
-// dead-letter stream (with the reason), logs and counts it.
-func (c *consumers) deadLetter(k Keys, voucherID int64, m redis.XMessage, reason string) {
-	vals := map[string]any{"reason": reason, "id": m.ID, "consumer": c.cfg.Name}
-	for f, v := range m.Values {
-		vals["entry_"+f] = v
-	}
-	ctx := c.hard
-	// Counted before the move, so the metric never lags the streams.
-	c.s.metrics.deadLettered.WithLabelValues(reason).Inc()
-	_, err := c.s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.XAdd(ctx, &redis.XAddArgs{Stream: k.Dead, Values: vals})
-		p.XAck(ctx, k.Orders, Group, m.ID)
-		p.XDel(ctx, k.Orders, m.ID)
-		return nil
-	})
-	c.s.log.Error("flash-sale order moved to the dead-letter stream", "voucher", voucherID, "entry", m.ID,
-		"fields", m.Values, "reason", reason, "stream", k.Dead, "err", err)
-}
-
-// forget removes a rejected order's buyer from Redis (the unit was never
-// available in MySQL, so no stock goes back).
-func (s *Service) forget(ctx context.Context, voucherID int64, e entry) {
-	k := KeysOf(s.prefix, voucherID)
-	if err := release.Run(ctx, s.rdb, []string{k.State, k.Buyers}, e.user, e.order, 0).Err(); err != nil {
-		s.log.Warn("rejected buyer not removed from Redis", "voucher", voucherID, "order", e.order, "err", err)
-	}
-}
-
 func (e entry) msg() redis.XMessage {
 	return redis.XMessage{ID: e.streamID, Values: map[string]any{
 		"order": strconv.FormatInt(e.order, 10), "user": strconv.FormatInt(e.user, 10), "voucher": strconv.FormatInt(e.voucher, 10),
@@ -145,27 +164,27 @@ func (e entry) acceptedAt() time.Time {
 	return time.UnixMilli(ms)
 }
 
-// Persisted is an order a consumer wrote to MySQL.
+// Persisted is an order a consumer wrote to MySQL (see Config.OnPersisted).
 type Persisted struct{ OrderID, UserID, VoucherID int64 }
-
-// OnPersisted sets a hook called after each batch with the orders it created
-// (the order service announces their status change with it).
-func (s *Service) OnPersisted(h func(context.Context, []Persisted)) { s.onPersisted = h }
 
 type outcome struct {
 	created  []Persisted
 	rejected []rejection
 }
 
-// rejection is an entry MySQL refuses for good, and why.
+// rejection is an entry MySQL refuses for good, and why; unit: MySQL never
+// took its unit, so Redis gets it back; keep: the order its buyer already has
+// in MySQL (0: none).
 type rejection struct {
 	entry  entry
 	reason string
+	unit   bool
+	keep   int64
 }
 
-func (o *outcome) reject(reason string, es ...entry) {
+func (o *outcome) reject(reason string, unit bool, es ...entry) {
 	for _, e := range es {
-		o.rejected = append(o.rejected, rejection{e, reason})
+		o.rejected = append(o.rejected, rejection{entry: e, reason: reason, unit: unit})
 	}
 }
 
@@ -178,7 +197,10 @@ func (o outcome) isRejected(e entry) bool {
 	return false
 }
 
-var errStockRace = errors.New("stock changed during the batch")
+var (
+	errStockRace    = errors.New("stock changed during the batch")
+	errReviveMissed = errors.New("the cancelled order to replace changed during the batch")
+)
 
 // persist writes a batch of one voucher's orders in one transaction: orders
 // already in MySQL (a replay) are skipped, a cancelled order of the same user
@@ -187,108 +209,26 @@ var errStockRace = errors.New("stock changed during the batch")
 // MySQL can never oversell whatever Redis accepted; entries beyond MySQL's
 // stock are returned as rejected.
 func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry) (out outcome, err error) {
-	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+	err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
 		out = outcome{}
-		users := make([]int64, len(entries))
-		for i, e := range entries {
-			users[i] = e.user
-		}
-		existing, err := tx.Order.Query().Where(order.VoucherID(voucherID), order.UserIDIn(users...)).
-			Select(order.FieldID, order.FieldUserID, order.FieldStatus).All(ctx)
-		if err != nil {
+		fresh, revive, err := s.classify(ctx, tx, voucherID, entries, &out)
+		if err != nil || len(fresh)+len(revive) == 0 {
 			return err
 		}
-		byUser := make(map[int64]*ent.Order, len(existing))
-		for _, o := range existing {
-			byUser[o.UserID] = o
-		}
-		// An order id already used by another order (ids are unique unless
-		// Redis lost the id counter) would fail the insert forever: refuse it.
-		ids := make([]int64, len(entries))
-		for i, e := range entries {
-			ids[i] = e.order
-		}
-		taken, err := tx.Order.Query().Where(order.IDIn(ids...)).Select(order.FieldID, order.FieldUserID, order.FieldVoucherID).All(ctx)
-		if err != nil {
+		fresh, revive, err = takeStock(ctx, tx, voucherID, fresh, revive, &out)
+		if err != nil || len(fresh)+len(revive) == 0 {
 			return err
 		}
-		clash := map[int64]bool{}
-		for _, o := range taken {
-			clash[o.ID] = o.UserID != userOf(entries, o.ID) || o.VoucherID != voucherID
-		}
-		var fresh, revive []entry
-		for _, e := range entries {
-			if clash[e.order] {
-				out.reject("order_id_taken", e)
-				continue
-			}
-			o, ok := byUser[e.user]
-			switch {
-			case !ok:
-				fresh = append(fresh, e)
-				byUser[e.user] = &ent.Order{ID: e.order, UserID: e.user, Status: StatusUnpaid}
-			case o.ID == e.order:
-				// replayed: already done
-			case o.Status == StatusCancelled:
-				revive = append(revive, e)
-				byUser[e.user] = &ent.Order{ID: e.order, UserID: e.user, Status: StatusUnpaid}
-			default:
-				s.log.Warn("second flash-sale order of a buyer dropped (the unique key decides)", "voucher", voucherID, "user", e.user, "order", e.order, "kept", o.ID)
+		if h := s.hooks.insert; h != nil {
+			if err := h(append(fresh, revive...)); err != nil {
+				return err
 			}
 		}
-		n := len(fresh) + len(revive)
-		if n == 0 {
-			return nil
-		}
-		sv, err := tx.SeckillVoucher.Get(ctx, voucherID)
-		if ent.IsNotFound(err) {
-			out.reject("no_such_sale", append(fresh, revive...)...)
-			return nil
-		}
-		if err != nil {
+		if err := insertOrders(ctx, tx, voucherID, fresh); err != nil {
 			return err
 		}
-		take := min(n, max(sv.Stock, 0))
-		if take < n {
-			all := append(append([]entry{}, fresh...), revive...)
-			out.reject("no_stock_in_mysql", all[take:]...)
-			if take <= len(fresh) {
-				fresh, revive = fresh[:take], nil
-			} else {
-				revive = revive[:take-len(fresh)]
-			}
-		}
-		if take == 0 {
-			return nil
-		}
-		updated, err := tx.SeckillVoucher.Update().
-			Where(seckillvoucher.ID(voucherID), seckillvoucher.StockGTE(take)).
-			AddStock(-take).Save(ctx)
-		if err != nil {
+		if err := reviveOrders(ctx, tx, voucherID, revive); err != nil {
 			return err
-		}
-		if updated != 1 {
-			return errStockRace
-		}
-		if len(fresh) > 0 {
-			creates := make([]*ent.OrderCreate, len(fresh))
-			for i, e := range fresh {
-				at := e.acceptedAt()
-				creates[i] = tx.Order.Create().SetID(e.order).SetUserID(e.user).SetVoucherID(voucherID).
-					SetStatus(StatusUnpaid).SetCreateTime(at).SetUpdateTime(at)
-			}
-			if err := tx.Order.CreateBulk(creates...).Exec(ctx); err != nil {
-				return fmt.Errorf("insert orders: %w", err)
-			}
-		}
-		for _, e := range revive {
-			at := e.acceptedAt()
-			if _, err := tx.ExecContext(ctx, `UPDATE tb_voucher_order SET id = ?, status = ?, pay_type = 1,
-				pay_time = NULL, use_time = NULL, refund_time = NULL, create_time = ?, update_time = ?
-				WHERE user_id = ? AND voucher_id = ? AND status = ?`,
-				e.order, StatusUnpaid, at, at, e.user, voucherID, StatusCancelled); err != nil {
-				return fmt.Errorf("replace cancelled order: %w", err)
-			}
 		}
 		for _, e := range append(fresh, revive...) {
 			out.created = append(out.created, Persisted{OrderID: e.order, UserID: e.user, VoucherID: voucherID})
@@ -296,6 +236,160 @@ func (s *Service) persist(ctx context.Context, voucherID int64, entries []entry)
 		return nil
 	})
 	return out, err
+}
+
+// classify sorts a batch's entries into fresh orders (the buyer has none in
+// MySQL) and revivals (the buyer's order there is cancelled); replays are
+// skipped, an entry whose order id another order holds is rejected, and a
+// second order of a buyer is dropped.
+func (s *Service) classify(ctx context.Context, tx *ent.Tx, voucherID int64, entries []entry, out *outcome) (fresh, revive []entry, err error) {
+	byUser, err := ordersByUser(ctx, tx, voucherID, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	clash, err := takenIDs(ctx, tx, voucherID, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if clash[e.order] {
+			out.reject(ReasonOrderIDTaken, true, e)
+			continue
+		}
+		o, ok := byUser[e.user]
+		switch {
+		case !ok:
+			fresh = append(fresh, e)
+			byUser[e.user] = &ent.Order{ID: e.order, UserID: e.user, Status: enum.OrderUnpaid}
+		case o.ID == e.order:
+			// replayed: already done
+		case o.Status == enum.OrderCancelled:
+			revive = append(revive, e)
+			byUser[e.user] = &ent.Order{ID: e.order, UserID: e.user, Status: enum.OrderUnpaid}
+		default:
+			// Redis admitted a second order of a buyer who has one (its
+			// state was rebuilt without the first): the first stands, and
+			// Redis is told so.
+			out.rejected = append(out.rejected, rejection{entry: e, reason: ReasonDuplicateBuyer, unit: true, keep: o.ID})
+		}
+	}
+	return fresh, revive, nil
+}
+
+// ordersByUser returns the orders the entries' buyers already have for the voucher.
+func ordersByUser(ctx context.Context, tx *ent.Tx, voucherID int64, entries []entry) (map[int64]*ent.Order, error) {
+	users := make([]int64, len(entries))
+	for i, e := range entries {
+		users[i] = e.user
+	}
+	existing, err := tx.Order.Query().Where(entorder.VoucherID(voucherID), entorder.UserIDIn(users...)).
+		Select(entorder.FieldID, entorder.FieldUserID, entorder.FieldStatus).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byUser := make(map[int64]*ent.Order, len(existing))
+	for _, o := range existing {
+		byUser[o.UserID] = o
+	}
+	return byUser, nil
+}
+
+// takenIDs reports the entries' order ids already used by another order (ids
+// are unique unless Redis lost the id counter): such an entry would fail the
+// insert forever, so it is refused.
+func takenIDs(ctx context.Context, tx *ent.Tx, voucherID int64, entries []entry) (map[int64]bool, error) {
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.order
+	}
+	taken, err := tx.Order.Query().Where(entorder.IDIn(ids...)).Select(entorder.FieldID, entorder.FieldUserID, entorder.FieldVoucherID).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	clash := map[int64]bool{}
+	for _, o := range taken {
+		clash[o.ID] = o.UserID != userOf(entries, o.ID) || o.VoucherID != voucherID
+	}
+	return clash, nil
+}
+
+// takeStock takes the units of fresh and revive from the voucher's MySQL
+// stock, as many as it holds, and returns the entries that got one; the
+// others are rejected. errStockRace if the stock moved under the batch.
+func takeStock(ctx context.Context, tx *ent.Tx, voucherID int64, fresh, revive []entry, out *outcome) ([]entry, []entry, error) {
+	n := len(fresh) + len(revive)
+	sv, err := tx.SeckillVoucher.Get(ctx, voucherID)
+	if ent.IsNotFound(err) {
+		out.reject(ReasonNoSuchSale, false, append(fresh, revive...)...)
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	take := min(n, max(sv.Stock, 0))
+	if take < n {
+		all := append(append([]entry{}, fresh...), revive...)
+		// Redis sold more than MySQL holds: giving these units back to
+		// Redis would sell them again, so they are not.
+		out.reject(ReasonNoStockInMySQL, false, all[take:]...)
+		if take <= len(fresh) {
+			fresh, revive = fresh[:take], nil
+		} else {
+			revive = revive[:take-len(fresh)]
+		}
+	}
+	if take == 0 {
+		return nil, nil, nil
+	}
+	updated, err := tx.SeckillVoucher.Update().
+		Where(entseckillvoucher.ID(voucherID), entseckillvoucher.StockGTE(take)).
+		AddStock(-take).Save(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if updated != 1 {
+		return nil, nil, errStockRace
+	}
+	return fresh, revive, nil
+}
+
+// insertOrders creates the fresh orders, UNPAID, created when Redis accepted them.
+func insertOrders(ctx context.Context, tx *ent.Tx, voucherID int64, fresh []entry) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	creates := make([]*ent.OrderCreate, len(fresh))
+	for i, e := range fresh {
+		at := e.acceptedAt()
+		creates[i] = tx.Order.Create().SetID(e.order).SetUserID(e.user).SetVoucherID(voucherID).
+			SetStatus(enum.OrderUnpaid).SetCreateTime(at).SetUpdateTime(at)
+	}
+	if err := tx.Order.CreateBulk(creates...).Exec(ctx); err != nil {
+		return fmt.Errorf("insert orders: %w", err)
+	}
+	return nil
+}
+
+// reviveOrders turns each buyer's cancelled order into the new one, UNPAID
+// (the unique key allows one order per buyer and voucher).
+func reviveOrders(ctx context.Context, tx *ent.Tx, voucherID int64, revive []entry) error {
+	for _, e := range revive {
+		at := e.acceptedAt()
+		res, err := tx.ExecContext(ctx, `UPDATE tb_voucher_order SET id = ?, status = ?, pay_type = ?,
+			pay_time = NULL, use_time = NULL, refund_time = NULL, create_time = ?, update_time = ?
+			WHERE user_id = ? AND voucher_id = ? AND status = ?`,
+			e.order, enum.OrderUnpaid, enum.PayBalance, at, at, e.user, voucherID, enum.OrderCancelled)
+		if err != nil {
+			return fmt.Errorf("replace cancelled order: %w", err)
+		}
+		// The row classify saw cancelled may have changed since (the
+		// transaction does not lock it): then nothing was written, and
+		// reporting the order created would announce an order that is not.
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return errors.Join(errReviveMissed, err)
+		}
+	}
+	return nil
 }
 
 func userOf(es []entry, orderID int64) int64 {

@@ -7,18 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/redis/go-redis/v9"
-
-	"github.com/hmdp/hmdp/ent/order"
+	entorder "github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/predicate"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/testenv"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/redis/go-redis/v9"
 )
 
-func orderVoucher(v int64) predicate.Order { return order.VoucherID(v) }
+func orderVoucher(v int64) predicate.Order { return entorder.VoucherID(v) }
 
 func wantCode(t *testing.T, err error, code apperr.Code) {
 	t.Helper()
@@ -79,6 +78,36 @@ func TestAdmissionRules(t *testing.T) {
 		if got := value(f.s.metrics.persisted); got != 2 {
 			t.Fatalf("persisted counter %v", got)
 		}
+	})
+}
+
+// The sale window is judged by Redis's clock, not the calling instance's.
+// Redis's clock is made 90 minutes ahead of the service's clock: on the
+// embedded Redis by moving its clock, on a real one (whose clock a test
+// cannot move) by setting Now 90 minutes behind Redis's TIME.
+func TestSaleWindowFollowsRedisClock(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		var redisNow time.Time
+		if m := b.Redis.Mini; m != nil {
+			redisNow = time.Now().Add(90 * time.Minute)
+			m.SetTime(redisNow)
+		} else {
+			redisNow = b.Redis.Client.Time(ctx).Val()
+		}
+		goNow := redisNow.Add(-90 * time.Minute)
+		f.s.now = func() time.Time { return goNow }
+
+		// Opened half an hour ago by Redis's clock; an hour from now by ours.
+		open := f.sale(t, 5, redisNow.Add(-30*time.Minute), redisNow.Add(30*time.Minute))
+		if id, err := f.s.Seckill(ctx, 1, open); err != nil || id <= 0 {
+			t.Fatalf("sale open by Redis's clock refused: %d %v", id, err)
+		}
+		// Ended half an hour ago by Redis's clock; still open by ours.
+		over := f.sale(t, 5, redisNow.Add(-2*time.Hour), redisNow.Add(-30*time.Minute))
+		_, err := f.s.Seckill(ctx, 1, over)
+		wantCode(t, err, apperr.SaleEnded)
 	})
 }
 

@@ -15,24 +15,50 @@ import (
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/internal/lock"
+	"github.com/hmdp/hmdp/internal/nearcache"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/lua"
 )
 
-// tb_voucher_order.status values this package writes or reads.
-const (
-	StatusUnpaid    = 1
-	StatusCancelled = 4
-)
-
 var admit = lua.Script("seckill_admit")
 
-// Config tunes the service; zero values take the defaults.
+// Config holds the service's dependencies and tunables; zero values take
+// the defaults.
 type Config struct {
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Prefix string // Redis key prefix ("hmdp:")
+	// IDs numbers the orders (default: idgen's "order" sequence under Prefix).
+	IDs     *idgen.Generator
+	Locks   *lock.Locker
+	Limiter *ratelimit.Limiter
+	Log     *slog.Logger // default slog.Default()
+	// Registerer receives the metrics (nil: not registered).
+	Registerer prometheus.Registerer
+	// Now is the clock of the sale window (default time.Now).
+	Now func() time.Time
+	// OnPersisted is called after each batch the consumers persist, with the
+	// orders it created (the order service announces their new status);
+	// nil: no one is told.
+	OnPersisted func(context.Context, []Persisted)
+	// OnRejected is called with the accepted orders the consumers ended
+	// without persisting them (their buyers released in Redis); nil: no one
+	// is told.
+	OnRejected func(context.Context, []Rejected)
+
 	// PerUser limits attempts per user (default 5 per second).
 	PerUser ratelimit.Limit
+	// SoldOutTTL is how long an instance answers "sold out" without asking
+	// Redis after seeing it (default DefaultSoldOutTTL; negative: never).
+	// A unit given back clears it on every instance at once (soldout.go).
+	SoldOutTTL time.Duration
 	// Consumer tunes the stream consumers.
 	Consumer ConsumerConfig
+	// WaitReplicas > 0 acknowledges an admission only once that many Redis
+	// replicas have it (WAIT, see wait.go), waiting at most WaitTimeout
+	// (default 1 s). Needs a single master (not a Cluster).
+	WaitReplicas int
+	WaitTimeout  time.Duration
 }
 
 // Service admits flash-sale attempts and runs this instance's stream consumers.
@@ -46,25 +72,55 @@ type Service struct {
 	log     *slog.Logger
 	cfg     Config
 	metrics *metrics
-	// Now is the clock of the sale window (tests move it).
-	Now func() time.Time
+	// now is this instance's clock, used only to pick the sales whose
+	// streams it consumes (those that ended less than a day ago: being a few
+	// seconds off there only shifts when a consumer starts or stops). Whether
+	// a sale is open is never decided by it: seckill_admit.lua reads Redis's
+	// clock, so every instance opens and closes a sale at the same moment.
+	now func() time.Time
 
-	admit       *lua.Batcher // concurrent admissions share round trips
+	admit       *lua.Batcher               // concurrent admissions share round trips
+	soldOut     *nearcache.Cache[struct{}] // vouchers seen sold out; nil when off
 	consumers   *consumers
 	onPersisted func(context.Context, []Persisted)
+	replicas    *replicaWaiter // nil: admissions are not waited for
+	onRejected  func(context.Context, []Rejected)
+	hooks       hooks
 }
 
-// New returns the service; metrics go to reg. Start the consumers with Start.
-func New(db *ent.Client, rdb redis.UniversalClient, prefix string, ids *idgen.Generator, locks *lock.Locker,
-	limiter *ratelimit.Limiter, log *slog.Logger, reg prometheus.Registerer, cfg Config) *Service {
+// hooks let tests fail a step (nil in production).
+type hooks struct {
+	insert func([]entry) error // in the batch's transaction, before its writes
+	probe  func() error        // before the MySQL probe of a failed batch
+}
+
+// New returns the service. Start the consumers with Start.
+func New(cfg Config) *Service {
 	if cfg.PerUser.Events == 0 {
 		cfg.PerUser = ratelimit.Limit{Events: 5, Per: time.Second}
 	}
+	if cfg.IDs == nil {
+		cfg.IDs = idgen.New(cfg.Redis, cfg.Prefix, "order", 0)
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	cfg.Consumer.defaults()
-	s := &Service{db: db, rdb: rdb, prefix: prefix, ids: ids, locks: locks, limiter: limiter, log: log, cfg: cfg, Now: time.Now}
-	s.admit = lua.NewBatcher(rdb, admit, lua.BatchOptions{})
-	s.metrics = newMetrics(reg, s)
+	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, ids: cfg.IDs, locks: cfg.Locks, limiter: cfg.Limiter,
+		log: cfg.Log, cfg: cfg, now: cfg.Now, onPersisted: cfg.OnPersisted, onRejected: cfg.OnRejected}
+	s.admit = lua.NewBatcher(cfg.Redis, admit, lua.BatchOptions{})
+	if cfg.SoldOutTTL == 0 {
+		cfg.SoldOutTTL = DefaultSoldOutTTL
+	}
+	if cfg.SoldOutTTL > 0 {
+		s.soldOut = nearcache.New[struct{}](cfg.SoldOutTTL, 10_000)
+	}
+	s.metrics = newMetrics(cfg.Registerer)
 	s.consumers = newConsumers(s)
+	s.replicas = newReplicaWaiter(cfg.Redis, cfg.Prefix, cfg.WaitReplicas, cfg.WaitTimeout)
 	return s
 }
 
@@ -75,31 +131,60 @@ const (
 	ended          = 2
 	outOfStock     = 3
 	alreadyOrdered = 4
+	rateLimited    = 5 // with the retry-after
 	stateMissing   = -1
 )
+
+// admitResult reads the script's answer: a code, or {5, retry after ms}.
+func admitResult(res any) (code, retryMs int64, err error) {
+	switch v := res.(type) {
+	case int64:
+		return v, 0, nil
+	case []any:
+		if len(v) == 2 {
+			c, ok1 := v[0].(int64)
+			r, ok2 := v[1].(int64)
+			if ok1 && ok2 {
+				return c, r, nil
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("seckill admit: unexpected result %v", res)
+}
+
+// perUser is the per-user limit as the admission script takes it: emission
+// interval (ms) and burst; burst 0 when rate limits are off.
+func (s *Service) perUser() (interval, burst int64) {
+	if s.limiter != nil && !s.limiter.Enabled() {
+		return 0, 0
+	}
+	l := s.cfg.PerUser
+	return max(l.Per.Milliseconds()/int64(l.Events), 1), int64(l.Events)
+}
 
 // Seckill tries to buy one unit of voucherID for userID and returns the id of
 // the accepted order, which a consumer persists shortly after.
 func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, error) {
-	lim, err := s.limiter.Allow(ctx, "seckill:user:"+strconv.FormatInt(userID, 10), s.cfg.PerUser)
-	if err != nil {
-		return 0, err
-	}
-	if !lim.Allowed {
-		s.metrics.requests.WithLabelValues("rate_limited").Inc()
-		return 0, apperr.RateLimit("flash-sale attempts", lim.RetryAfter.Milliseconds())
+	if s.knownSoldOut(voucherID) {
+		s.metrics.requests.WithLabelValues("out_of_stock").Inc()
+		return 0, apperr.New(apperr.OutOfStock, "sold out")
 	}
 	orderID, err := s.ids.Next(ctx)
 	if err != nil {
 		return 0, err
 	}
 	k := KeysOf(s.prefix, voucherID)
-	keys := []string{k.State, k.Buyers, k.Orders}
-	var code int64
+	keys := []string{k.State, k.Buyers, k.Orders, k.Limit(userID)}
+	interval, burst := s.perUser()
+	var code, retryMs int64
+	epoch := s.soldOutEpoch()
 	for attempt := 0; ; attempt++ {
-		code, err = s.admit.Run(ctx, keys, userID, orderID, s.Now().UnixMilli(), voucherID).Int64()
+		res, err := s.admit.Run(ctx, keys, userID, orderID, voucherID, interval, burst).Result()
 		if err != nil {
 			return 0, fmt.Errorf("seckill admit: %w", err)
+		}
+		if code, retryMs, err = admitResult(res); err != nil {
+			return 0, err
 		}
 		if code != stateMissing {
 			break
@@ -112,7 +197,13 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 		}
 	}
 	switch code {
+	case rateLimited:
+		s.metrics.requests.WithLabelValues("rate_limited").Inc()
+		return 0, apperr.RateLimit("flash-sale attempts", retryMs)
 	case admitted:
+		if err := s.confirmReplicated(ctx); err != nil {
+			return 0, err
+		}
 		s.metrics.requests.WithLabelValues("ok").Inc()
 		return orderID, nil
 	case notStarted:
@@ -122,6 +213,7 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 		s.metrics.requests.WithLabelValues("ended").Inc()
 		return 0, apperr.New(apperr.SaleEnded, "the sale has ended")
 	case outOfStock:
+		s.rememberSoldOut(voucherID, epoch)
 		s.metrics.requests.WithLabelValues("out_of_stock").Inc()
 		return 0, apperr.New(apperr.OutOfStock, "sold out")
 	case alreadyOrdered:
@@ -172,6 +264,7 @@ var release = lua.Script("seckill_release")
 func (s *Service) Release(ctx context.Context, userID, voucherID, orderID int64) {
 	k := KeysOf(s.prefix, voucherID)
 	err := release.Run(ctx, s.rdb, []string{k.State, k.Buyers}, userID, orderID, 1).Err()
+	defer s.announceUnits(ctx, voucherID) // also after dropping the state: the rebuild may find units
 	if err == nil {
 		return
 	}

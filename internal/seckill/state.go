@@ -10,10 +10,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/order"
-	"github.com/hmdp/hmdp/ent/seckillvoucher"
+	entorder "github.com/hmdp/hmdp/ent/order"
+	"github.com/hmdp/hmdp/ent/schema/enum"
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/internal/apperr"
-	"github.com/hmdp/hmdp/internal/store"
+	"github.com/hmdp/hmdp/internal/database"
 )
 
 // State is a voucher's sale as Redis holds it.
@@ -99,8 +100,8 @@ func (s *Service) loadState(ctx context.Context, voucherID int64, k Keys) (State
 		return State{}, fmt.Errorf("read stream: %w", err)
 	}
 	var st State
-	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
-		sv, err := tx.SeckillVoucher.Query().Where(seckillvoucher.ID(voucherID)).Only(ctx)
+	err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+		sv, err := tx.SeckillVoucher.Query().Where(entseckillvoucher.ID(voucherID)).Only(ctx)
 		if ent.IsNotFound(err) {
 			return apperr.New(apperr.NotFound, "voucher %d is not a flash-sale voucher", voucherID)
 		}
@@ -108,8 +109,8 @@ func (s *Service) loadState(ctx context.Context, voucherID int64, k Keys) (State
 			return err
 		}
 		live, err := tx.Order.Query().
-			Where(order.VoucherID(voucherID), order.StatusNEQ(StatusCancelled)).
-			Select(order.FieldID, order.FieldUserID).All(ctx)
+			Where(entorder.VoucherID(voucherID), entorder.StatusNEQ(enum.OrderCancelled)).
+			Select(entorder.FieldID, entorder.FieldUserID).All(ctx)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/shop"
+	entshop "github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/lua"
 )
 
@@ -40,7 +40,7 @@ func (g *geoIndex) withLock(ctx context.Context, fn func(ctx context.Context) er
 		return err
 	}
 	defer func() { _ = h.Unlock(context.WithoutCancel(ctx)) }()
-	return fn(h.Context())
+	return fn(h.Context()) //nolint:contextcheck // h.Context() derives from ctx (and ends if the lock is lost)
 }
 
 // ensure rebuilds the set of typeID from MySQL when Redis does not have it.
@@ -58,8 +58,8 @@ func (g *geoIndex) ensure(ctx context.Context, typeID int64) error {
 			X  float64 `json:"x"`
 			Y  float64 `json:"y"`
 		}
-		if err := g.s.db.Shop.Query().Where(shop.TypeID(typeID)).
-			Select(shop.FieldID, shop.FieldX, shop.FieldY).Scan(ctx, &rows); err != nil {
+		if err := g.s.db.Shop.Query().Where(entshop.TypeID(typeID)).
+			Select(entshop.FieldID, entshop.FieldX, entshop.FieldY).Scan(ctx, &rows); err != nil {
 			return err
 		}
 		if len(rows) == 0 {

@@ -7,18 +7,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/predicate"
-	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/ent/schema/maxlen"
+	entshop "github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/database"
+	"github.com/hmdp/hmdp/internal/page"
 )
 
 // geoMinCount is the fewest members one GEO search asks for (a variable so
 // tests can make searches come back cut short).
 var geoMinCount = 64
 
-// Paging limits of every shop connection (API.md).
+// Paging limits of every shop connection (docs/API.md).
 const (
 	DefaultFirst  = 10
 	MaxFirst      = 50
@@ -40,8 +44,8 @@ func decodeCursor(after *string) (*ent.Cursor, error) {
 	if after == nil {
 		return nil, nil
 	}
-	var c ent.Cursor
-	if err := c.UnmarshalGQL(*after); err != nil {
+	c, err := page.Decode(*after) // not c.UnmarshalGQL: see page.Decode
+	if err != nil {
 		return nil, apperr.BadInput("after", "not a cursor of this list")
 	}
 	return &c, nil
@@ -92,9 +96,9 @@ func (s *Service) byID(ctx context.Context, where predicate.Shop, first *int, af
 		if cur.Value != nil {
 			return nil, apperr.BadInput("after", "not a cursor of this list")
 		}
-		q = q.Where(shop.IDGT(cur.ID))
+		q = q.Where(entshop.IDGT(cur.ID))
 	}
-	rows, err := q.Order(ent.Asc(shop.FieldID)).Limit(n + 1).All(ctx)
+	rows, err := q.Order(ent.Asc(entshop.FieldID)).Limit(n + 1).All(database.LagTolerant(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +117,7 @@ func (s *Service) ByType(ctx context.Context, typeID int64, near *Near, first *i
 	if near != nil {
 		return s.nearby(ctx, typeID, *near, first, after)
 	}
-	return s.byID(ctx, shop.TypeID(typeID), first, after)
+	return s.byID(ctx, entshop.TypeID(typeID), first, after)
 }
 
 // Search pages the shops whose name contains name (case-insensitively on
@@ -123,7 +127,10 @@ func (s *Service) Search(ctx context.Context, name string, first *int, after *st
 	if name == "" {
 		return nil, apperr.BadInput("name", "must not be empty")
 	}
-	return s.byID(ctx, shop.NameContains(name), first, after)
+	if utf8.RuneCountInString(name) > maxlen.ShopName { // no shop name holds it
+		return nil, apperr.BadInput("name", "must be at most %d characters", maxlen.ShopName)
+	}
+	return s.byID(ctx, entshop.NameContains(name), first, after)
 }
 
 // nearby pages a type's shops by distance, from its GEO set. The cursor is
@@ -135,39 +142,67 @@ func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *in
 	if err != nil {
 		return nil, err
 	}
+	radius, err := nearRadius(near)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := distanceCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.geo.ensure(ctx, typeID); err != nil {
+		return nil, err
+	}
+	hits, err := s.nearestAfter(ctx, typeID, near, radius, cur, n)
+	if err != nil {
+		return nil, err
+	}
+	return s.nearbyPage(ctx, hits, n)
+}
+
+// nearRadius checks near and returns its radius (DefaultRadius when unset).
+func nearRadius(near Near) (float64, error) {
 	radius := DefaultRadius
 	if near.RadiusMeters != nil {
 		radius = *near.RadiusMeters
 	}
 	switch {
 	case math.IsNaN(near.X) || near.X < -180 || near.X > 180:
-		return nil, apperr.BadInput("near.x", "longitude must be between -180 and 180")
+		return 0, apperr.BadInput("near.x", "longitude must be between -180 and 180")
 	case math.IsNaN(near.Y) || near.Y < -maxLatitude || near.Y > maxLatitude:
-		return nil, apperr.BadInput("near.y", "latitude must be between -%v and %v", maxLatitude, maxLatitude)
+		return 0, apperr.BadInput("near.y", "latitude must be between -%v and %v", maxLatitude, maxLatitude)
 	case math.IsNaN(radius) || radius <= 0 || radius > 20_000_000:
-		return nil, apperr.BadInput("near.radiusMeters", "must be above 0 and at most 20000000")
+		return 0, apperr.BadInput("near.radiusMeters", "must be above 0 and at most 20000000")
 	}
+	return radius, nil
+}
+
+// geoHit is a shop found by distance.
+type geoHit struct {
+	id   int64
+	dist float64
+}
+
+// distanceCursor decodes a nearby page's cursor: the last shop shown, nil for
+// the first page.
+func distanceCursor(after *string) (*geoHit, error) {
 	cur, err := decodeCursor(after)
-	if err != nil {
+	if err != nil || cur == nil {
 		return nil, err
 	}
-	var curDist float64
-	var curID int64
-	if cur != nil {
-		d, ok := cur.Value.(float64)
-		if !ok {
-			return nil, apperr.BadInput("after", "not a cursor of this list")
-		}
-		curDist, curID = d, cur.ID
+	d, ok := cur.Value.(float64)
+	if !ok {
+		return nil, apperr.BadInput("after", "not a cursor of this list")
 	}
-	if err := s.geo.ensure(ctx, typeID); err != nil {
-		return nil, err
-	}
-	type hit struct {
-		id   int64
-		dist float64
-	}
-	var hits []hit
+	return &geoHit{id: cur.ID, dist: d}, nil
+}
+
+// nearestAfter returns the shops after cur (nil: from the nearest) in
+// (distance, id) order: at least n+1 of them when the radius holds that
+// many, so the page knows whether another follows. It asks the GEO set for
+// twice as many members each time an answer falls short.
+func (s *Service) nearestAfter(ctx context.Context, typeID int64, near Near, radius float64, cur *geoHit, n int) ([]geoHit, error) {
+	var hits []geoHit
 	for count := max(geoMinCount, 2*(n+1)); ; count *= 2 {
 		locs, err := s.geo.nearest(ctx, typeID, near.X, near.Y, radius, count)
 		if err != nil {
@@ -186,21 +221,26 @@ func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *in
 			if err != nil || (!complete && l.Dist >= edge) {
 				continue
 			}
-			if cur != nil && (l.Dist < curDist || (l.Dist == curDist && id <= curID)) {
+			if cur != nil && (l.Dist < cur.dist || (l.Dist == cur.dist && id <= cur.id)) {
 				continue
 			}
-			hits = append(hits, hit{id, l.Dist})
+			hits = append(hits, geoHit{id, l.Dist})
 		}
 		if complete || len(hits) > n {
 			break
 		}
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
+	slices.SortFunc(hits, func(a, b geoHit) int {
 		if c := cmp.Compare(a.dist, b.dist); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.id, b.id)
 	})
+	return hits, nil
+}
+
+// nearbyPage is the page of the first n hits, read from MySQL.
+func (s *Service) nearbyPage(ctx context.Context, hits []geoHit, n int) (*ent.ShopConnection, error) {
 	p := newPage()
 	p.PageInfo.HasNextPage = len(hits) > n
 	hits = hits[:min(n, len(hits))]
@@ -208,7 +248,7 @@ func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *in
 	for i, h := range hits {
 		ids[i] = h.id
 	}
-	rows, err := s.db.Shop.Query().Where(shop.IDIn(ids...)).All(ctx)
+	rows, err := s.db.Shop.Query().Where(entshop.IDIn(ids...)).All(database.LagTolerant(ctx))
 	if err != nil {
 		return nil, err
 	}

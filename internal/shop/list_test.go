@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/shop"
+	entshop "github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/testenv"
@@ -72,7 +72,7 @@ func TestNearbyMatchesHaversineAcrossPages(t *testing.T) {
 		s := e.instance(t, nil)
 		ctx := context.Background()
 		x, y := 120.149993, 30.334229 // the write-ups' example point
-		rows, err := e.db.Client.Shop.Query().Where(shop.TypeID(1)).All(ctx)
+		rows, err := e.db.Client.Shop.Query().Where(entshop.TypeID(1)).All(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,10 +309,10 @@ func TestUVToday(t *testing.T) {
 	forEach(t, func(t *testing.T, e env) {
 		s := e.instance(t, nil)
 		ctx := context.Background()
-		user := func(id int64) context.Context { return auth.WithViewer(ctx, &auth.Viewer{UserID: id}) }
-		ip := func(a string) context.Context { return auth.WithClientIP(ctx, a) }
-		for _, c := range []context.Context{user(1), user(1), user(2), ip("10.0.0.1"), ip("10.0.0.1"), ip("10.0.0.2"), user(2)} {
-			if _, err := s.View(c, 5); err != nil {
+		user := func(id int64) Visitor { return Visitor{UserID: id, Address: "10.9.9.9"} }
+		ip := func(a string) Visitor { return Visitor{Address: a} }
+		for _, v := range []Visitor{user(1), user(1), user(2), ip("10.0.0.1"), ip("10.0.0.1"), ip("10.0.0.2"), user(2)} {
+			if _, err := s.View(ctx, 5, v); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -323,7 +323,9 @@ func TestUVToday(t *testing.T) {
 			t.Fatalf("shop 6: %d", n)
 		}
 		// A missing shop counts nobody.
-		s.View(user(3), 424242)
+		if _, err := s.View(ctx, 424242, user(3)); err != nil {
+			t.Fatal(err)
+		}
 		if n := e.redis.Client.Exists(ctx, s.uvKey(424242, s.now())).Val(); n != 0 {
 			t.Fatal("uv counted for a missing shop")
 		}
@@ -332,7 +334,7 @@ func TestUVToday(t *testing.T) {
 		}
 		// Another instance's visitor arrives within its flush interval.
 		other := e.instance(t, nil)
-		if _, err := other.View(user(9), 5); err != nil {
+		if _, err := other.View(ctx, 5, user(9)); err != nil {
 			t.Fatal(err)
 		}
 		testenv.Eventually(t, 3*time.Second, "the other instance's visitor", func() bool {

@@ -1,6 +1,6 @@
 // Package shop reads and writes shops and shop types through the cache
-// toolkit (internal/cache): shop(id) with the mutex strategy, null values, a
-// Bloom filter and a near cache; the shop type list cached whole. It also
+// toolkit (internal/cache): shop(id) with the mutex strategy, or logical
+// expiry for hot shops (hot.go), null values, a Bloom filter and a near cache; the shop type list cached whole. It also
 // keeps a GEO set per shop type for nearby search and a HyperLogLog per shop
 // per day for unique visitors.
 package shop
@@ -17,16 +17,21 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/shop"
-	"github.com/hmdp/hmdp/ent/shoptype"
+	entshop "github.com/hmdp/hmdp/ent/shop"
+	entshoptype "github.com/hmdp/hmdp/ent/shoptype"
 	"github.com/hmdp/hmdp/internal/cache"
+	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/lock"
 )
 
-// Config configures the service; zero values take the defaults.
+// Config holds the service's dependencies and tunables; zero values take
+// the defaults.
 type Config struct {
-	Prefix string // Redis key prefix ("hmdp:")
-	// NearTTL is the near cache's lifetime (default 1 s; negative turns it off).
+	DB     *ent.Client
+	Redis  redis.UniversalClient
+	Locker *lock.Locker // the cache's rebuild mutex
+	Prefix string       // Redis key prefix ("hmdp:")
+	// NearTTL is the near cache's lifetime (0 = off; 1 s is a good value).
 	NearTTL time.Duration
 	// TTL of cached shops and the type list (default 30 min, jittered ±10%).
 	TTL time.Duration
@@ -39,6 +44,17 @@ type Config struct {
 	UVFlush time.Duration
 	// Now is the clock of the daily UV key (default time.Now).
 	Now func() time.Time
+	// Location is the zone whose day the UV key counts (the app passes
+	// HMDP_TIME_ZONE); default time.Local.
+	Location *time.Location
+	// HotShops are always served with logical expiry (preloaded at Start;
+	// a stale value is returned at once while one rebuild runs).
+	HotShops []int64
+	// HotTop adds the HotTop most-read shops of the last HotWindow (default
+	// 10 min) to them, recomputed every HotEvery (default 30 s); 0 = off.
+	HotTop    int
+	HotWindow time.Duration
+	HotEvery  time.Duration
 }
 
 // Service is the shop service.
@@ -50,12 +66,14 @@ type Service struct {
 	now    func() time.Time
 	locker *lock.Locker
 
-	shops  *cache.Cache[int64, *ent.Shop]
-	types  *cache.Cache[string, []*ent.ShopType]
-	bloom  *cache.Bloom
-	outbox *cache.Outbox
-	geo    *geoIndex
-	visits *visits
+	shops    *cache.Cache[int64, *ent.Shop] // mutex strategy: every shop not hot
+	hotShops *cache.Cache[int64, *ent.Shop] // logical expiry: the hot shops
+	hot      *hotShops
+	types    *cache.Cache[string, []*ent.ShopType]
+	bloom    *cache.Bloom
+	outbox   *cache.Outbox
+	geo      *geoIndex
+	visits   *visits
 }
 
 const (
@@ -64,19 +82,19 @@ const (
 )
 
 // New returns the service; call Start before serving and Close at the end.
-func New(db *ent.Client, rdb redis.UniversalClient, locker *lock.Locker, cfg Config) *Service {
-	if cfg.NearTTL == 0 {
-		cfg.NearTTL = time.Second
-	}
-	if cfg.NearTTL < 0 {
-		cfg.NearTTL = 0
-	}
+func New(cfg Config) *Service {
+	db, rdb, locker := cfg.DB, cfg.Redis, cfg.Locker
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Location == nil {
+		cfg.Location = time.Local
+	}
+	clock, loc := cfg.Now, cfg.Location
+	cfg.Now = func() time.Time { return clock().In(loc) } // the UV key's day is loc's
 	if cfg.UVFlush <= 0 {
 		cfg.UVFlush = 100 * time.Millisecond
 	}
@@ -86,6 +104,11 @@ func New(db *ent.Client, rdb redis.UniversalClient, locker *lock.Locker, cfg Con
 		Name: "shop", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
 		Bloom: s.bloom, Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
 	}, s.loadShop)
+	s.hotShops = cache.New(rdb, cache.Config{
+		Name: "shop_hot", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL, Strategy: cache.LogicalExpiry,
+		Bloom: s.bloom, Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
+	}, s.loadShopPrimary)
+	s.hot = newHotShops(s, cfg)
 	s.types = cache.New(rdb, cache.Config{
 		Name: "shop_type", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
 		Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
@@ -109,27 +132,39 @@ func (s *Service) Start(ctx context.Context) error {
 	if err := s.types.Start(ctx); err != nil {
 		return err
 	}
-	s.outbox.Start()
+	if err := s.hotShops.Start(ctx); err != nil {
+		return err
+	}
+	if err := s.hot.start(ctx); err != nil {
+		return err
+	}
+	s.outbox.Start() //nolint:contextcheck // the outbox retries run in the background until Close
 	return nil
 }
 
 // Close stops the background work.
 func (s *Service) Close() {
+	s.hot.close()
 	s.visits.close()
 	s.outbox.Close()
 	_ = s.shops.Close()
 	_ = s.types.Close()
+	_ = s.hotShops.Close()
 	s.bloom.Wait()
 }
 
 // Cache is the shop cache (for tests and benchmarks).
 func (s *Service) Cache() *cache.Cache[int64, *ent.Shop] { return s.shops }
 
+// HotCache is the logical-expiry cache of the hot shops (for tests).
+func (s *Service) HotCache() *cache.Cache[int64, *ent.Shop] { return s.hotShops }
+
 // Outbox is the outbox of the service's Redis side effects (for tests).
 func (s *Service) Outbox() *cache.Outbox { return s.outbox }
 
 func (s *Service) loadShop(ctx context.Context, id int64) (*ent.Shop, bool, error) {
-	sh, err := s.db.Shop.Get(ctx, id)
+	// A cache miss may read a replica: writes and the binlog invalidate.
+	sh, err := s.db.Shop.Get(database.LagTolerant(ctx), id)
 	if ent.IsNotFound(err) {
 		return nil, false, nil
 	}
@@ -137,7 +172,7 @@ func (s *Service) loadShop(ctx context.Context, id int64) (*ent.Shop, bool, erro
 }
 
 func (s *Service) loadTypes(ctx context.Context, _ string) ([]*ent.ShopType, bool, error) {
-	ts, err := s.db.ShopType.Query().Order(ent.Asc(shoptype.FieldSort, shoptype.FieldID)).All(ctx)
+	ts, err := s.db.ShopType.Query().Order(ent.Asc(entshoptype.FieldSort, entshoptype.FieldID)).All(database.LagTolerant(ctx))
 	return ts, err == nil, err
 }
 
@@ -145,7 +180,7 @@ func (s *Service) loadTypes(ctx context.Context, _ string) ([]*ent.ShopType, boo
 func (s *Service) allIDs(ctx context.Context, add func(ids ...string) error) error {
 	var after int64
 	for {
-		ids, err := s.db.Shop.Query().Where(shop.IDGT(after)).Order(ent.Asc(shop.FieldID)).Limit(1000).IDs(ctx)
+		ids, err := s.db.Shop.Query().Where(entshop.IDGT(after)).Order(ent.Asc(entshop.FieldID)).Limit(1000).IDs(ctx)
 		if err != nil {
 			return err
 		}
@@ -166,20 +201,25 @@ func (s *Service) allIDs(ctx context.Context, add func(ids ...string) error) err
 // Get returns a shop through the cache, nil when absent. With the near cache
 // on, concurrent readers share one value: callers must not modify it.
 func (s *Service) Get(ctx context.Context, id int64) (*ent.Shop, error) {
-	sh, found, err := s.shops.Get(ctx, id)
+	c := s.shops
+	if s.hot.is(id) {
+		c = s.hotShops // never waits for MySQL once preloaded
+	}
+	sh, found, err := c.Get(ctx, id)
 	if err != nil || !found {
 		return nil, err
 	}
 	return sh, nil
 }
 
-// View is the shop(id) read: Get, and count the viewer as today's visitor.
-func (s *Service) View(ctx context.Context, id int64) (*ent.Shop, error) {
+// View is the shop(id) read: Get, and count v as today's visitor.
+func (s *Service) View(ctx context.Context, id int64, v Visitor) (*ent.Shop, error) {
 	sh, err := s.Get(ctx, id)
 	if err != nil || sh == nil {
 		return sh, err
 	}
-	s.countVisit(ctx, id)
+	s.countVisit(id, v)
+	s.hot.note(id)
 	return sh, nil
 }
 

@@ -7,24 +7,29 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/hmdp/hmdp/internal/auth"
 )
 
 // uvKeyTTL keeps yesterday's count readable for a day, then lets it go.
 const uvKeyTTL = 48 * time.Hour
 
-// uvKey is the HyperLogLog of a shop's visitors on the day of t (server local time).
+// uvKey is the HyperLogLog of a shop's visitors on the day of t (in t's
+// location: s.now gives HMDP_TIME_ZONE's).
 func (s *Service) uvKey(id int64, t time.Time) string {
 	return s.prefix + "uv:shop:" + strconv.FormatInt(id, 10) + ":" + t.Format("20060102")
 }
 
-// visitor is the logged-in user, or the client IP for anonymous readers.
-func visitor(ctx context.Context) string {
-	if v := auth.ViewerFrom(ctx); v != nil && v.UserID != 0 {
+// Visitor is who read a shop, for its count of distinct visitors today: the
+// user when logged in (UserID > 0), otherwise the client's address.
+type Visitor struct {
+	UserID  int64
+	Address string
+}
+
+func (v Visitor) member() string {
+	if v.UserID > 0 {
 		return "u:" + strconv.FormatInt(v.UserID, 10)
 	}
-	return "ip:" + auth.ClientIP(ctx)
+	return "ip:" + v.Address
 }
 
 // visits buffers visitors in the process and writes them with one PFADD per
@@ -137,16 +142,39 @@ func (v *visits) close() {
 	<-v.done
 }
 
-func (s *Service) countVisit(ctx context.Context, id int64) {
-	s.visits.add(s.uvKey(id, s.now()), visitor(ctx))
+func (s *Service) countVisit(id int64, v Visitor) {
+	s.visits.add(s.uvKey(id, s.now()), v.member())
 }
 
 // UVToday is the number of distinct visitors of shop id today (HyperLogLog:
 // exact for small counts, within about 0.81% for large ones).
 func (s *Service) UVToday(ctx context.Context, id int64) (int, error) {
-	if err := s.visits.flush(ctx); err != nil {
+	ns, err := s.UVTodayMany(ctx, []int64{id})
+	if err != nil {
 		return 0, err
 	}
-	n, err := s.rdb.PFCount(ctx, s.uvKey(id, s.now())).Result()
-	return int(n), err
+	return ns[0], nil
+}
+
+// UVTodayMany is UVToday of many shops in one pipeline: out[i] is ids[i]'s count.
+func (s *Service) UVTodayMany(ctx context.Context, ids []int64) ([]int, error) {
+	if err := s.visits.flush(ctx); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	cmds := make([]*redis.IntCmd, len(ids))
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			cmds[i] = p.PFCount(ctx, s.uvKey(id, now))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(ids))
+	for i, c := range cmds {
+		out[i] = int(c.Val())
+	}
+	return out, nil
 }

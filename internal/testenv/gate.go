@@ -27,9 +27,13 @@ func NewPipelineGate(cmd string) *PipelineGate {
 // Pipelines is how many pipelines of cmd have been sent.
 func (g *PipelineGate) Pipelines() int64 { return g.n.Load() }
 
-func (g *PipelineGate) DialHook(next redis.DialHook) redis.DialHook          { return next }
+// DialHook passes dials through.
+func (g *PipelineGate) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+// ProcessHook passes single commands through.
 func (g *PipelineGate) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
 
+// ProcessPipelineHook counts pipelines of cmd and holds the first until Open.
 func (g *PipelineGate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		if len(cmds) == 0 || cmds[0].Name() != g.cmd {
@@ -43,13 +47,14 @@ func (g *PipelineGate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis
 	}
 }
 
-// AddHook adds hook to client and, on a Redis Cluster, to every node's own
-// client as well: commands a caller sends to one node directly (as
-// pubsub does with PUBLISH) bypass the cluster client's hooks.
+// AddHook adds hook to client or, on a Redis Cluster, to every node's own
+// client instead: every command reaches a node's client, whether sent
+// through the cluster client or to one node directly (as pubsub does with
+// PUBLISH), so the hook sees each round trip to a node exactly once.
 func AddHook(client redis.UniversalClient, hook redis.Hook) {
-	client.AddHook(hook)
 	cc, ok := client.(*redis.ClusterClient)
 	if !ok {
+		client.AddHook(hook)
 		return
 	}
 	var hooked sync.Map // *redis.Client -> struct{}: each node once

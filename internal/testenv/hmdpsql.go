@@ -8,15 +8,11 @@ import (
 	"testing"
 )
 
-// HmdpSQLPath is ../shared/reference/hmdp.sql beside the repository.
-func HmdpSQLPath(t testing.TB) string {
-	t.Helper()
+// HmdpSQLPath is scripts/hmdp.sql of this repository: the original project's
+// schema and demo data.
+func HmdpSQLPath() string {
 	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "reference", "hmdp.sql")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("hmdp.sql not found at %s", p)
-	}
-	return p
+	return filepath.Join(filepath.Dir(file), "..", "..", "scripts", "hmdp.sql")
 }
 
 // LoadHmdpSQL creates a fresh real database from hmdp.sql and returns its DSN
@@ -24,7 +20,7 @@ func HmdpSQLPath(t testing.TB) string {
 func LoadHmdpSQL(t testing.TB) string {
 	t.Helper()
 	dsn := NewMySQLDatabase(t)
-	src, err := os.ReadFile(HmdpSQLPath(t))
+	src, err := os.ReadFile(HmdpSQLPath())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,22 +3,41 @@ package user
 
 import (
 	"context"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/maxlen"
 	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
-	"github.com/hmdp/hmdp/internal/store"
+	"github.com/hmdp/hmdp/internal/database"
 )
 
+// Config holds the service's dependencies.
+type Config struct {
+	DB *ent.Client
+	// Images tells the server's own uploads from other paths: a profile's
+	// icon must be one (nil accepts any path, for tests of other things).
+	Images ImageStore
+}
+
+// ImageStore tells our own uploads from other paths.
+type ImageStore interface {
+	Owns(path string) bool
+}
+
 // Service is the user service.
-type Service struct{ db *ent.Client }
+type Service struct {
+	db     *ent.Client
+	images ImageStore
+}
 
 // New returns the service.
-func New(db *ent.Client) *Service { return &Service{db: db} }
+func New(cfg Config) *Service { return &Service{db: cfg.DB, images: cfg.Images} }
 
 // Get returns a user, nil when absent.
 func (s *Service) Get(ctx context.Context, id int64) (*ent.User, error) {
@@ -38,12 +57,21 @@ func (s *Service) Info(ctx context.Context, id int64) (*ent.UserInfo, error) {
 	return i, err
 }
 
+// ownerChecker is the image store's uploader check (image.Store.CheckOwner):
+// an icon must be the user's own upload.
+type ownerChecker interface {
+	CheckOwner(ctx context.Context, userID int64, field string, many bool, paths []string) error
+}
+
 // Profile is a profile update; nil fields are left as they are.
 type Profile struct {
 	NickName, Icon, Password *string
 	City, Introduce          *string
 	Gender                   *int
 	Birthday                 *string // YYYY-MM-DD
+	// CurrentPassword or Code authorize a password change; the caller
+	// checks them (auth.Service.AuthorizePasswordChange).
+	CurrentPassword, Code *string
 }
 
 // UpdateProfile validates p as a whole, then writes tb_user and tb_user_info in one transaction.
@@ -52,6 +80,16 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 	if err != nil {
 		return nil, err
 	}
+	// An icon is an image this server serves (uploadImage's path), or "" for none:
+	// never a link to elsewhere, which every viewer's client would fetch.
+	if p.Icon != nil && *p.Icon != "" && s.images != nil && !s.images.Owns(*p.Icon) {
+		return nil, apperr.BadInput("input.icon", "must be a path uploadImage returned, or empty for none")
+	}
+	if o, ok := s.images.(ownerChecker); ok && p.Icon != nil && *p.Icon != "" {
+		if err := o.CheckOwner(ctx, id, "input.icon", false, []string{*p.Icon}); err != nil {
+			return nil, err
+		}
+	}
 	var hash []byte
 	if p.Password != nil {
 		if hash, err = bcrypt.GenerateFromPassword([]byte(*p.Password), bcrypt.DefaultCost); err != nil {
@@ -59,7 +97,7 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 		}
 	}
 	var out *ent.User
-	err = store.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+	err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
 		upd := tx.User.UpdateOneID(id).
 			SetNillableNickName(p.NickName).
 			SetNillableIcon(p.Icon)
@@ -97,22 +135,31 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 	return out, err
 }
 
+// Validate checks p as UpdateProfile does, writing nothing.
+func (p Profile) Validate() error {
+	_, err := p.validate()
+	return err
+}
+
 func (p Profile) validate() (*time.Time, error) {
-	if p.NickName != nil && (*p.NickName == "" || utf8.RuneCountInString(*p.NickName) > 32) {
-		return nil, apperr.BadInput("input.nickName", "must be 1 to 32 characters")
+	if p.NickName != nil && (*p.NickName == "" || utf8.RuneCountInString(*p.NickName) > maxlen.UserNickName) {
+		return nil, apperr.BadInput("input.nickName", "must be 1 to %d characters", maxlen.UserNickName)
 	}
-	if p.Icon != nil && len(*p.Icon) > 255 {
-		return nil, apperr.BadInput("input.icon", "must be at most 255 bytes")
+	if p.NickName != nil && strings.ContainsFunc(*p.NickName, unicode.IsControl) {
+		return nil, apperr.BadInput("input.nickName", "must not contain control characters (line breaks, tabs, escapes)")
+	}
+	if p.Icon != nil && utf8.RuneCountInString(*p.Icon) > maxlen.UserIcon {
+		return nil, apperr.BadInput("input.icon", "must be at most %d characters", maxlen.UserIcon)
 	}
 	// bcrypt reads at most 72 bytes; longer passwords would be silently cut.
 	if p.Password != nil && (len(*p.Password) < 8 || len(*p.Password) > 72) {
 		return nil, apperr.BadInput("input.password", "must be 8 to 72 bytes")
 	}
-	if p.City != nil && utf8.RuneCountInString(*p.City) > 64 {
-		return nil, apperr.BadInput("input.city", "must be at most 64 characters")
+	if p.City != nil && utf8.RuneCountInString(*p.City) > maxlen.UserCity {
+		return nil, apperr.BadInput("input.city", "must be at most %d characters", maxlen.UserCity)
 	}
-	if p.Introduce != nil && utf8.RuneCountInString(*p.Introduce) > 128 {
-		return nil, apperr.BadInput("input.introduce", "must be at most 128 characters")
+	if p.Introduce != nil && utf8.RuneCountInString(*p.Introduce) > maxlen.UserIntroduce {
+		return nil, apperr.BadInput("input.introduce", "must be at most %d characters", maxlen.UserIntroduce)
 	}
 	if p.Gender != nil && *p.Gender != 0 && *p.Gender != 1 {
 		return nil, apperr.BadInput("input.gender", "must be 0 (male) or 1 (female)")

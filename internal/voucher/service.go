@@ -12,9 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
-	"github.com/hmdp/hmdp/ent/seckillvoucher"
-	"github.com/hmdp/hmdp/ent/shop"
-	"github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/ent/schema/maxlen"
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
+	entshop "github.com/hmdp/hmdp/ent/shop"
+	entvoucher "github.com/hmdp/hmdp/ent/voucher"
 	"github.com/hmdp/hmdp/internal/apperr"
 )
 
@@ -32,16 +33,29 @@ type Publisher interface {
 	Publish(ctx context.Context, sv *ent.SeckillVoucher)
 }
 
+// Config holds the service's dependencies; zero values take the defaults.
+type Config struct {
+	DB *ent.Client
+	// Publisher writes the Redis sale state of new flash-sale vouchers.
+	Publisher Publisher
+	// Now is the clock: a sale whose end passed shows as EXPIRED (default time.Now).
+	Now func() time.Time
+}
+
 // Service is the voucher service.
 type Service struct {
 	db  *ent.Client
 	pub Publisher
-	// Now is the clock (a sale whose end passed shows as EXPIRED).
-	Now func() time.Time
+	now func() time.Time
 }
 
 // New returns the service.
-func New(db *ent.Client, pub Publisher) *Service { return &Service{db: db, pub: pub, Now: time.Now} }
+func New(cfg Config) *Service {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Service{db: cfg.DB, pub: cfg.Publisher, now: cfg.Now}
+}
 
 // CreateInput is createVoucher's input (GraphQL CreateVoucherInput).
 type CreateInput struct {
@@ -65,12 +79,12 @@ func (in CreateInput) validate() error {
 	switch {
 	case in.ShopID <= 0:
 		return apperr.BadInput("input.shopId", "must be a shop id")
-	case in.Title == "" || utf8.RuneCountInString(in.Title) > 255:
-		return apperr.BadInput("input.title", "must be 1 to 255 characters")
-	case in.SubTitle != nil && utf8.RuneCountInString(*in.SubTitle) > 255:
-		return apperr.BadInput("input.subTitle", "must be at most 255 characters")
-	case in.Rules != nil && utf8.RuneCountInString(*in.Rules) > 1024:
-		return apperr.BadInput("input.rules", "must be at most 1024 characters")
+	case in.Title == "" || utf8.RuneCountInString(in.Title) > maxlen.VoucherTitle:
+		return apperr.BadInput("input.title", "must be 1 to %d characters", maxlen.VoucherTitle)
+	case in.SubTitle != nil && utf8.RuneCountInString(*in.SubTitle) > maxlen.VoucherSub:
+		return apperr.BadInput("input.subTitle", "must be at most %d characters", maxlen.VoucherSub)
+	case in.Rules != nil && utf8.RuneCountInString(*in.Rules) > maxlen.VoucherRules:
+		return apperr.BadInput("input.rules", "must be at most %d characters", maxlen.VoucherRules)
 	case in.PayValue < 0:
 		return apperr.BadInput("input.payValue", "must be >= 0 (cents)")
 	case in.ActualValue < 0:
@@ -99,7 +113,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Voucher, err
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	if ok, err := s.db.Shop.Query().Where(shop.ID(in.ShopID)).Exist(ctx); err != nil {
+	if ok, err := s.db.Shop.Query().Where(entshop.ID(in.ShopID)).Exist(ctx); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, apperr.BadInput("input.shopId", "no shop %d", in.ShopID)
@@ -151,10 +165,23 @@ func (s *Service) Get(ctx context.Context, id int64) (*ent.Voucher, error) {
 // ByShop returns a shop's vouchers that are on sale (status 1, and for a
 // flash sale: not yet ended), in id order.
 func (s *Service) ByShop(ctx context.Context, shopID int64) ([]*ent.Voucher, error) {
-	vs, err := s.db.Voucher.Query().Where(voucher.ShopID(shopID), voucher.Status(statusOn)).
-		Order(ent.Asc(voucher.FieldID)).All(ctx)
+	vs, _, err := s.ByShops(ctx, []int64{shopID})
 	if err != nil {
 		return nil, err
+	}
+	return vs[0], nil
+}
+
+// ByShops is ByShop for many shops at once, in two statements whatever their
+// number: out[i] are the vouchers of shopIDs[i]. It also returns the sales of
+// the flash-sale vouchers among them (which it reads to leave out ended sales),
+// so a caller can keep them for Seckill.
+func (s *Service) ByShops(ctx context.Context, shopIDs []int64) (out [][]*ent.Voucher, sales []*ent.SeckillVoucher, err error) {
+	out = make([][]*ent.Voucher, len(shopIDs))
+	vs, err := s.db.Voucher.Query().Where(entvoucher.ShopIDIn(shopIDs...), entvoucher.Status(statusOn)).
+		Order(ent.Asc(entvoucher.FieldID)).All(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	var ids []int64
 	for _, v := range vs {
@@ -162,30 +189,34 @@ func (s *Service) ByShop(ctx context.Context, shopID int64) ([]*ent.Voucher, err
 			ids = append(ids, v.ID)
 		}
 	}
-	if len(ids) == 0 {
-		return vs, nil
+	ended := map[int64]bool{}
+	if len(ids) > 0 {
+		all, err := s.db.SeckillVoucher.Query().Where(entseckillvoucher.IDIn(ids...)).All(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		now := s.now()
+		for _, sv := range all {
+			if !sv.EndTime.After(now) {
+				ended[sv.ID] = true
+			} else {
+				sales = append(sales, sv)
+			}
+		}
 	}
-	ended, err := s.db.SeckillVoucher.Query().
-		Where(seckillvoucher.IDIn(ids...), seckillvoucher.EndTimeLTE(s.Now())).IDs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := vs[:0]
+	byShop := make(map[int64][]*ent.Voucher, len(shopIDs))
 	for _, v := range vs {
-		if !contains(ended, v.ID) {
-			out = append(out, v)
+		if !ended[v.ID] {
+			byShop[v.ShopID] = append(byShop[v.ShopID], v)
 		}
 	}
-	return out, nil
-}
-
-func contains(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
+	for i, id := range shopIDs {
+		out[i] = byShop[id]
+		if out[i] == nil {
+			out[i] = []*ent.Voucher{}
 		}
 	}
-	return false
+	return out, sales, nil
 }
 
 // Seckill returns a flash-sale voucher's sale (MySQL's stock), nil for a normal voucher.
@@ -200,22 +231,37 @@ func (s *Service) Seckill(ctx context.Context, v *ent.Voucher) (*ent.SeckillVouc
 	return sv, err
 }
 
+// IsSeckill reports a flash-sale voucher (one that has a sale).
+func IsSeckill(v *ent.Voucher) bool { return v.Type == typeSeckill }
+
+// NeedsSale reports whether v's status depends on its sale: an on-sale
+// flash-sale voucher shows as EXPIRED once its sale has ended.
+func NeedsSale(v *ent.Voucher) bool { return v.Status == statusOn && IsSeckill(v) }
+
 // Status is a voucher's status (GraphQL VoucherStatus).
 func (s *Service) Status(ctx context.Context, v *ent.Voucher) (Status, error) {
-	switch v.Status {
-	case statusOff:
-		return StatusOffSale, nil
-	case statusEnded:
-		return StatusExpired, nil
+	if !NeedsSale(v) {
+		return s.StatusOf(v, nil), nil
 	}
 	sv, err := s.Seckill(ctx, v)
 	if err != nil {
 		return "", err
 	}
-	if sv != nil && !s.Now().Before(sv.EndTime) {
-		return StatusExpired, nil
+	return s.StatusOf(v, sv), nil
+}
+
+// StatusOf is a voucher's status given its sale (nil for a normal voucher).
+func (s *Service) StatusOf(v *ent.Voucher, sale *ent.SeckillVoucher) Status {
+	switch v.Status {
+	case statusOff:
+		return StatusOffSale
+	case statusEnded:
+		return StatusExpired
 	}
-	return StatusOnSale, nil
+	if sale != nil && !s.now().Before(sale.EndTime) {
+		return StatusExpired
+	}
+	return StatusOnSale
 }
 
 // TypeOf is a voucher's type (GraphQL VoucherType).
@@ -232,6 +278,7 @@ type Type string
 // Status is GraphQL's VoucherStatus.
 type Status string
 
+// The voucher types and statuses.
 const (
 	TypeNormal    Type   = "NORMAL"
 	TypeSeckill   Type   = "SECKILL"

@@ -1,3 +1,0 @@
-package ent
-
-//go:generate go run entc.go

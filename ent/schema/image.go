@@ -1,0 +1,30 @@
+package schema
+
+import (
+	"time"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+)
+
+// Image records who uploaded each image (internal/image): a blog or profile
+// may reference only its author's uploads, and only the uploader may delete
+// one. The id is the image's URL path ("/images/<32 hex>.png").
+type Image struct{ ent.Schema }
+
+// Annotations map Image to hmdp_image and keep it out of the GraphQL schema.
+func (Image) Annotations() []schema.Annotation {
+	return []schema.Annotation{entsql.Table("hmdp_image"), entgql.Skip()}
+}
+
+// Fields are the columns of hmdp_image.
+func (Image) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").MaxLen(64).NotEmpty().Immutable(),
+		field.Int64("user_id"),
+		field.Time("create_time").Default(time.Now).Immutable(),
+	}
+}

@@ -1,0 +1,33 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// No test may leave goroutines behind: websocket connections, subscriptions,
+// stream consumers, session loads and the embedded Redis's clock all stop with
+// the server.
+func TestMain(m *testing.M) {
+	if os.Getenv(benchServeEnv) != "" {
+		os.Exit(serveForBenchmark())
+	}
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	// Idle keep-alive connections of the tests' shared HTTP client are the
+	// client's, not the server's; a test that killed a server process leaves some.
+	http.DefaultClient.CloseIdleConnections()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}

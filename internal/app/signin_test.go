@@ -1,0 +1,158 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+const signInStatusQuery = `{ signInStatus { signedToday streak days madeUpDays makeUpsLeft } }`
+
+type signInStatusJSON struct {
+	SignedToday bool  `json:"signedToday"`
+	Streak      int   `json:"streak"`
+	Days        []int `json:"days"`
+	MadeUpDays  []int `json:"madeUpDays"`
+	MakeUpsLeft int   `json:"makeUpsLeft"`
+}
+
+func (ts *testServer) signInStatus(token string) signInStatusJSON {
+	ts.t.Helper()
+	var out struct{ SignInStatus signInStatusJSON }
+	ts.ok(token, signInStatusQuery, nil, &out)
+	return out.SignInStatus
+}
+
+// now is the time in the server's HMDP_TIME_ZONE, whose day is "today".
+func (ts *testServer) now() time.Time {
+	ts.t.Helper()
+	if ts.app != nil {
+		if ts.app.cfg.TimeZone == nil { // a Config not from LoadConfig: the services use time.Local
+			return time.Now()
+		}
+		return time.Now().In(ts.app.cfg.TimeZone)
+	}
+	loc, err := time.LoadLocation("Asia/Shanghai") // a server process runs with the default
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	return time.Now().In(loc)
+}
+
+// signInAndMakeUp signs today in and, unless today is the 1st, makes up
+// yesterday; it returns the status it expects.
+func (ts *testServer) signInAndMakeUp(token string) signInStatusJSON {
+	ts.t.Helper()
+	ts.ok(token, `mutation { signIn { streak } }`, nil, nil)
+	now := ts.now()
+	want := signInStatusJSON{SignedToday: true, Streak: 1, Days: []int{now.Day()}, MadeUpDays: []int{}, MakeUpsLeft: 3}
+	if now.Day() > 1 {
+		yesterday := now.AddDate(0, 0, -1)
+		var out struct{ MakeUpSignIn signInStatusJSON }
+		ts.ok(token, `mutation($d: String!) { makeUpSignIn(date: $d) { signedToday streak days madeUpDays makeUpsLeft } }`,
+			map[string]any{"d": yesterday.Format(time.DateOnly)}, &out)
+		want = signInStatusJSON{SignedToday: true, Streak: 2, Days: []int{yesterday.Day(), now.Day()}, MadeUpDays: []int{yesterday.Day()}, MakeUpsLeft: 2}
+		if !sameStatus(out.MakeUpSignIn, want) {
+			ts.t.Fatalf("makeUpSignIn: %+v, want %+v", out.MakeUpSignIn, want)
+		}
+		e := ts.fails(token, `mutation($d: String!) { makeUpSignIn(date: $d) { streak } }`, map[string]any{"d": now.Format(time.DateOnly)}, "BAD_USER_INPUT")
+		if e.Extensions["field"] != "date" {
+			ts.t.Fatalf("making up today: %+v", e)
+		}
+	}
+	ts.fails("", `mutation { makeUpSignIn(date: "2026-01-01") { streak } }`, nil, "UNAUTHENTICATED")
+	if got := ts.signInStatus(token); !sameStatus(got, want) {
+		ts.t.Fatalf("status: %+v, want %+v", got, want)
+	}
+	return want
+}
+
+func sameStatus(a, b signInStatusJSON) bool {
+	return a.SignedToday == b.SignedToday && a.Streak == b.Streak && slices.Equal(a.Days, b.Days) &&
+		slices.Equal(a.MadeUpDays, b.MadeUpDays) && a.MakeUpsLeft == b.MakeUpsLeft
+}
+
+// Sign-ins are in MySQL: Redis losing every key of the prefix changes no
+// status (the month bitmaps are rebuilt from tb_sign).
+func TestSignInsSurviveRedisLoss(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ts := startServer(t, backend)
+		tok := ts.login("13800000001")
+		want := ts.signInAndMakeUp(tok)
+		if m := ts.app.miniRedis; m != nil {
+			m.FlushAll()
+		} else {
+			testenv.DeleteKeys(context.Background(), ts.redis(), ts.app.cfg.RedisPrefix)
+		}
+		tok = ts.login("13800000001") // the session went too
+		if got := ts.signInStatus(tok); !sameStatus(got, want) {
+			t.Fatalf("after Redis lost its keys: %+v, want %+v", got, want)
+		}
+		// Signing in again the same day changes nothing.
+		ts.ok(tok, `mutation { signIn { streak } }`, nil, nil)
+		if got := ts.signInStatus(tok); !sameStatus(got, want) {
+			t.Fatalf("after signing in again: %+v, want %+v", got, want)
+		}
+	})
+}
+
+// The embedded server keeps sign-ins across a restart on the same data
+// directory, although its in-process Redis starts empty.
+func TestSignInsSurviveEmbeddedRestart(t *testing.T) {
+	cfg := testConfig(t, "embedded")
+	first := startUnmanaged(t, cfg)
+	want := first.signInAndMakeUp(first.login("13800000001"))
+	first.stop()
+
+	second := startServerWith(t, "embedded", cfg)
+	if got := second.signInStatus(second.login("13800000001")); !sameStatus(got, want) {
+		t.Fatalf("after a restart: %+v, want %+v", got, want)
+	}
+}
+
+// unmanagedServer is a test server the test stops itself.
+type unmanagedServer struct {
+	*testServer
+	stop func()
+}
+
+func startUnmanaged(t *testing.T, cfg Config) unmanagedServer {
+	t.Helper()
+	sms := &smsBox{codes: map[string]string{}}
+	clock := &fakeClock{}
+	app, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), Options{Sender: sms, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(app.Handler())
+	ts := &testServer{t: t, URL: hs.URL, app: app, sms: sms, clock: clock, backend: "embedded"}
+	return unmanagedServer{ts, func() {
+		app.Stop()
+		hs.Close()
+		app.Close()
+	}}
+}
+
+func TestSignMakeUpsSetting(t *testing.T) {
+	c, err := LoadConfig(nil, env(nil))
+	if err != nil || c.SignMakeUpsPerMonth != 3 {
+		t.Fatalf("default: %d %v", c.SignMakeUpsPerMonth, err)
+	}
+	c, err = LoadConfig([]string{"-sign-makeups-per-month", "0"}, env(map[string]string{"HMDP_SIGN_MAKEUPS_PER_MONTH": "5"}))
+	if err != nil || c.SignMakeUpsPerMonth != 0 {
+		t.Fatalf("flag 0 over the variable: %d %v", c.SignMakeUpsPerMonth, err)
+	}
+	for _, bad := range []string{"-1", "32", "three"} {
+		_, err := LoadConfig(nil, env(map[string]string{"HMDP_SIGN_MAKEUPS_PER_MONTH": bad}))
+		if err == nil || !strings.HasPrefix(err.Error(), "HMDP_SIGN_MAKEUPS_PER_MONTH: ") {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+}

@@ -1,0 +1,390 @@
+package order
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/ent"
+	entorder "github.com/hmdp/hmdp/ent/order"
+	entordercancel "github.com/hmdp/hmdp/ent/ordercancel"
+	"github.com/hmdp/hmdp/ent/schema/enum"
+	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/idgen"
+	"github.com/hmdp/hmdp/lua"
+)
+
+// Payments is the payment provider, as far as orders need it: refunds. The
+// provider must be idempotent per order: a refund asked for twice (two racing
+// calls, or a retry after a timeout) pays back once.
+type Payments interface {
+	Refund(ctx context.Context, orderID, amount int64) error
+}
+
+// FakePayments is the provider of development and tests: it records refunds,
+// once per order, and fails when Fail says so.
+type FakePayments struct {
+	mu       sync.Mutex
+	refunds  map[int64]int64
+	requests int
+	// Fail, when set, is asked before each refund; its error is returned.
+	Fail func(orderID int64) error
+}
+
+// Refund records the refund of orderID, once.
+func (f *FakePayments) Refund(_ context.Context, orderID, amount int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests++
+	if f.Fail != nil {
+		if err := f.Fail(orderID); err != nil {
+			return err
+		}
+	}
+	if f.refunds == nil {
+		f.refunds = map[int64]int64{}
+	}
+	if _, done := f.refunds[orderID]; !done {
+		f.refunds[orderID] = amount
+	}
+	return nil
+}
+
+// Refunded returns the amount refunded for orderID and whether it was.
+func (f *FakePayments) Refunded(orderID int64) (int64, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	a, ok := f.refunds[orderID]
+	return a, ok
+}
+
+// Requests counts the refund calls the provider received.
+func (f *FakePayments) Requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests
+}
+
+var claimDeadlines = lua.Script("order_deadline_claim")
+
+// DeadlineKey is the ZSET of unpaid orders by payment deadline (unix ms). A
+// single key: the claim script touches nothing else, so it works on Cluster.
+func DeadlineKey(prefix string) string { return prefix + "order:pay-deadline" }
+
+// Deadline is when an unpaid order id is cancelled: its admission time (in
+// the id, to the second) plus the payment window.
+func (s *Service) Deadline(id int64) time.Time { return idgen.Time(id).Add(s.payTimeout) }
+
+// Schedule puts the persisted orders in the deadline queue. Called by the
+// flash-sale consumers after each batch (see Persisted); a failure is logged
+// only: the sweep finds overdue orders in MySQL anyway.
+func (s *Service) Schedule(ctx context.Context, ids ...int64) {
+	if s.rdb == nil || len(ids) == 0 {
+		return
+	}
+	zs := make([]redis.Z, len(ids))
+	for i, id := range ids {
+		zs[i] = redis.Z{Score: float64(s.Deadline(id).UnixMilli()), Member: strconv.FormatInt(id, 10)}
+	}
+	if err := s.rdb.ZAddNX(ctx, DeadlineKey(s.prefix), zs...).Err(); err != nil {
+		s.log.WarnContext(ctx, "order: payment deadlines not queued; the sweep will cancel them", "orders", len(ids), "err", err)
+	}
+}
+
+// Start runs the payment-deadline worker: it claims due orders from the
+// Redis queue every PollEvery and sweeps MySQL for overdue unpaid orders
+// every SweepEvery (the backstop when Redis lost the queue). Every instance
+// runs one; the claim script and the conditional UPDATE make each
+// cancellation happen once.
+func (s *Service) Start() {
+	if s.rdb == nil || s.stop != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(ctx)
+	}()
+}
+
+// Stop ends the worker and waits for it.
+func (s *Service) Stop() {
+	if s.stop != nil {
+		s.stop()
+		s.wg.Wait()
+	}
+}
+
+func (s *Service) run(ctx context.Context) {
+	poll := time.NewTicker(s.cfg.PollEvery)
+	defer poll.Stop()
+	sweep := time.NewTicker(s.cfg.SweepEvery)
+	defer sweep.Stop()
+	s.Sweep(ctx) // overdue while no instance ran
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-poll.C:
+			if _, err := s.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "order: payment deadlines", "err", err)
+			}
+		case <-sweep.C:
+			s.Sweep(ctx)
+		}
+	}
+}
+
+// ExpireDue claims the due orders of the queue and cancels those still
+// unpaid; it returns how many it cancelled. An order whose cancellation
+// failed stays queued and is claimed again after the lease.
+func (s *Service) ExpireDue(ctx context.Context) (int, error) {
+	ids, err := claimDeadlines.Run(ctx, s.rdb, []string{DeadlineKey(s.prefix)}, 100, s.cfg.ClaimLease.Milliseconds()).StringSlice()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range ids {
+		id, err := strconv.ParseInt(m, 10, 64)
+		if err == nil {
+			var done bool
+			if done, err = s.Expire(ctx, id); err != nil {
+				s.log.WarnContext(ctx, "order: not cancelled at its deadline; retried", "order", id, "err", err)
+				continue
+			}
+			if done {
+				n++
+			}
+		}
+		if err := s.rdb.ZRem(ctx, DeadlineKey(s.prefix), m).Err(); err != nil {
+			s.log.WarnContext(ctx, "order: handled deadline not dequeued", "order", m, "err", err)
+		}
+	}
+	return n, nil
+}
+
+// Sweep cancels the unpaid orders past their deadline that MySQL holds:
+// those the queue lost. create_time is when the row was persisted, never
+// before admission, so the rows it selects are all overdue. It then finishes
+// the refunds left REFUNDING (see resumeRefunds).
+func (s *Service) Sweep(ctx context.Context) {
+	defer s.resumeRefunds(ctx)
+	for {
+		ids, err := s.db.Order.Query().Where(entorder.Status(enum.OrderUnpaid),
+			entorder.CreateTimeLT(s.now().Add(-s.payTimeout))).Limit(200).IDs(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.WarnContext(ctx, "order: sweep of overdue unpaid orders", "err", err)
+			}
+			return
+		}
+		progress := false
+		for _, id := range ids {
+			if done, err := s.Expire(ctx, id); err != nil {
+				s.log.WarnContext(ctx, "order: overdue order not cancelled", "order", id, "err", err)
+			} else if done {
+				progress = true
+			}
+		}
+		if len(ids) < 200 || !progress {
+			return
+		}
+	}
+}
+
+// resumeRefunds finishes the refunds that have sat REFUNDING for
+// ResumeRefundsAfter: their provider call failed and the buyer did not try
+// again, or the instance died between the two steps. The provider is
+// idempotent per order, so asking it again never pays twice.
+func (s *Service) resumeRefunds(ctx context.Context) {
+	stuck, err := s.db.Order.Query().Where(entorder.Status(enum.OrderRefunding),
+		entorder.UpdateTimeLT(s.now().Add(-s.cfg.ResumeRefundsAfter))).Limit(200).All(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.WarnContext(ctx, "order: sweep of unfinished refunds", "err", err)
+		}
+		return
+	}
+	for _, o := range stuck {
+		if _, err := s.finishRefund(ctx, o); err != nil {
+			s.log.WarnContext(ctx, "order: unfinished refund still not done", "order", o.ID, "err", err)
+		}
+	}
+}
+
+// Expire cancels order id for non-payment if it is unpaid and its deadline
+// has passed, with the unit back on sale; it reports whether it did. An
+// order not yet due is put back in the queue.
+func (s *Service) Expire(ctx context.Context, id int64) (bool, error) {
+	if d := s.Deadline(id); s.now().Before(d) {
+		s.Schedule(ctx, id)
+		return false, nil
+	}
+	for attempt := 0; ; attempt++ {
+		o, err := s.db.Order.Get(ctx, id)
+		if ent.IsNotFound(err) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if o.Status != enum.OrderUnpaid {
+			return false, nil
+		}
+		out := fromEnt(o)
+		done, err := s.cancelUnpaid(ctx, o.UserID, out, enum.CancelPayTimeout)
+		if err != nil && retryable(err) && attempt < 5 {
+			continue
+		}
+		if err != nil || !done {
+			return false, err
+		}
+		s.sk.Release(ctx, o.UserID, o.VoucherID, id)
+		out.Status, out.Reason = enum.OrderCancelled, reasonPtr(enum.CancelPayTimeout)
+		s.notifier.OrderChanged(ctx, out)
+		return true, nil
+	}
+}
+
+func reasonPtr(r enum.CancelReason) *enum.CancelReason { return &r }
+
+// CancelReason returns why o was cancelled, nil if it was not.
+func (s *Service) CancelReason(ctx context.Context, o *Order) (*enum.CancelReason, error) {
+	if o.Reason != nil || o.Status != enum.OrderCancelled {
+		return o.Reason, nil
+	}
+	c, err := s.db.OrderCancel.Query().Where(entordercancel.ID(o.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil // cancelled before reasons were recorded
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &c.Reason, nil
+}
+
+// Refund pays a paid order back through the payment provider: PAID, then
+// REFUNDING (one conditional UPDATE: of racing calls one moves it), the
+// provider's refund (idempotent per order), then REFUNDED. The unit goes back
+// on sale only while the flash sale is still open. Refunding a refunded order
+// returns it unchanged; refunding a REFUNDING order (a provider failure, a
+// crash) resumes it.
+func (s *Service) Refund(ctx context.Context, userID, id int64) (*Order, error) {
+	for attempt := 0; attempt < 10; attempt++ {
+		o, err := s.db.Order.Query().Where(entorder.ID(id), entorder.UserID(userID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, apperr.New(apperr.NotFound, "no order %d", id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch o.Status {
+		case enum.OrderRefunded:
+			return fromEnt(o), nil
+		case enum.OrderPaid:
+			n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.Status(enum.OrderPaid)).
+				SetStatus(enum.OrderRefunding).Save(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				continue // redeemed or refunded meanwhile
+			}
+			o.Status = enum.OrderRefunding
+			s.notifier.OrderChanged(ctx, fromEnt(o))
+		case enum.OrderRefunding:
+		default:
+			return nil, apperr.New(apperr.Conflict, "the order is %s: only paid orders can be refunded", o.Status)
+		}
+		return s.finishRefund(ctx, o)
+	}
+	return nil, apperr.New(apperr.Conflict, "the order keeps changing; try again")
+}
+
+func (s *Service) finishRefund(ctx context.Context, o *ent.Order) (*Order, error) {
+	v, err := s.db.Voucher.Get(ctx, o.VoucherID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.payments.Refund(ctx, o.ID, v.PayValue); err != nil {
+		s.log.WarnContext(ctx, "order: refund not completed by the payment provider", "order", o.ID, "err", err)
+		return nil, apperr.New(apperr.PaymentFailed, "the refund of order %d did not go through; it stays REFUNDING: try again", o.ID)
+	}
+	for attempt := 0; ; attempt++ {
+		done, returned, err := s.markRefunded(ctx, o)
+		if err != nil && retryable(err) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur, err := s.db.Order.Get(ctx, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		out := fromEnt(cur)
+		if done {
+			if returned {
+				s.sk.Release(ctx, o.UserID, o.VoucherID, o.ID)
+			}
+			s.notifier.OrderChanged(ctx, out)
+		}
+		return out, nil // a racing call finished it: the same refund
+	}
+}
+
+// markRefunded moves o from REFUNDING to REFUNDED and, while its sale is
+// open, returns the unit to MySQL in the same transaction (voucher row
+// locked first, as cancelUnpaid does). It reports whether it moved the order
+// and whether the unit went back.
+func (s *Service) markRefunded(ctx context.Context, o *ent.Order) (done, returned bool, err error) {
+	tx, err := s.db.Tx(ctx)
+	if err != nil {
+		return false, false, err
+	}
+	n, err := tx.SeckillVoucher.Update().Where(entseckillvoucher.ID(o.VoucherID),
+		entseckillvoucher.EndTimeGT(s.now())).AddStock(1).Save(ctx)
+	if err != nil {
+		return false, false, errors.Join(err, tx.Rollback())
+	}
+	m, err := tx.Order.Update().Where(entorder.ID(o.ID), entorder.Status(enum.OrderRefunding)).
+		SetStatus(enum.OrderRefunded).SetRefundTime(s.now()).Save(ctx)
+	if err != nil || m == 0 {
+		return false, false, errors.Join(err, tx.Rollback())
+	}
+	return true, n == 1, tx.Commit()
+}
+
+// Redeem marks a paid order USED (the buyer used the voucher in the shop);
+// the caller is a shop admin (HMDP_ADMIN_PHONES, checked by @admin).
+// Redeeming a used order returns it unchanged.
+func (s *Service) Redeem(ctx context.Context, id int64) (*Order, error) {
+	n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.Status(enum.OrderPaid)).
+		SetStatus(enum.OrderUsed).SetUseTime(s.now()).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.db.Order.Get(ctx, id)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "no order %d", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := fromEnt(o)
+	switch {
+	case n == 1:
+		s.notifier.OrderChanged(ctx, out)
+		return out, nil
+	case o.Status == enum.OrderUsed:
+		return out, nil
+	}
+	return nil, apperr.New(apperr.Conflict, "the order is %s: only paid orders can be redeemed", o.Status)
+}

@@ -1,0 +1,78 @@
+package seckill
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/hmdp/hmdp/internal/nearcache"
+)
+
+// Once a sale is sold out, every further attempt would cost a rate-limit
+// call, an order id and an admission script just to hear "sold out" again,
+// and a popular sale gets most of its traffic then. So each instance
+// remembers the vouchers it saw sold out for SoldOutTTL and answers
+// OUT_OF_STOCK without asking Redis. A unit given back (Release) is announced
+// on a channel every instance follows, which forgets the voucher at once, so
+// it is on sale again everywhere; the TTL bounds what a lost announcement
+// (a dropped subscription) can hide.
+
+// DefaultSoldOutTTL is how long an instance trusts a sold-out answer.
+const DefaultSoldOutTTL = time.Second
+
+func (s *Service) releasedChannel() string { return s.prefix + "seckill:released" }
+
+// FollowReleases subscribes to the units given back on any instance; it
+// returns once following. StopFollowing ends it.
+func (s *Service) FollowReleases(ctx context.Context) error {
+	if s.soldOut == nil {
+		return nil
+	}
+	return s.soldOut.Follow(ctx, s.rdb, s.releasedChannel())
+}
+
+// StopFollowing ends FollowReleases.
+func (s *Service) StopFollowing() error {
+	if s.soldOut == nil {
+		return nil
+	}
+	return s.soldOut.Close()
+}
+
+// knownSoldOut reports whether this instance saw voucherID sold out less
+// than SoldOutTTL ago, with no unit given back since.
+func (s *Service) knownSoldOut(voucherID int64) bool {
+	if s.soldOut == nil {
+		return false
+	}
+	_, _, ok := s.soldOut.Get(strconv.FormatInt(voucherID, 10), s.now())
+	return ok
+}
+
+// soldOutEpoch is read before the admission script, so a release announced
+// while it runs keeps the sold-out answer from being remembered.
+func (s *Service) soldOutEpoch() uint64 {
+	if s.soldOut == nil {
+		return 0
+	}
+	return s.soldOut.Epoch()
+}
+
+func (s *Service) rememberSoldOut(voucherID int64, epoch uint64) {
+	if s.soldOut != nil {
+		s.soldOut.Put(strconv.FormatInt(voucherID, 10), struct{}{}, true, epoch, s.now())
+	}
+}
+
+// announceUnits tells every instance (this one too) that voucherID may have
+// units again.
+func (s *Service) announceUnits(ctx context.Context, voucherID int64) {
+	if s.soldOut == nil {
+		return
+	}
+	id := strconv.FormatInt(voucherID, 10)
+	s.soldOut.Drop(id)
+	if err := nearcache.Announce(ctx, s.rdb, s.releasedChannel(), id); err != nil {
+		s.log.WarnContext(ctx, "unit given back not announced; other instances sell it again within the sold-out TTL", "voucher", voucherID, "err", err)
+	}
+}

@@ -1,0 +1,62 @@
+import type { AnyVariables, TypedDocumentNode, OperationResult } from '@urql/core'
+import { client } from './client'
+import { apiError, describe, type ApiError } from './errors'
+
+/** Result of one query or mutation: data, or an ApiError in words. */
+export interface Res<T> {
+  data: T | null
+  error: ApiError | null
+  errorText: string
+}
+
+function wrap<T>(r: OperationResult<T>): Res<T> {
+  const error = apiError(r.error)
+  return { data: error ? (r.data ?? null) : (r.data ?? null), error, errorText: describe(error) }
+}
+
+export async function query<T, V extends AnyVariables>(doc: TypedDocumentNode<T, V>, vars: V): Promise<Res<T>> {
+  return wrap(await client.query(doc, vars, { requestPolicy: 'network-only' }).toPromise())
+}
+
+export async function mutate<T, V extends AnyVariables>(doc: TypedDocumentNode<T, V>, vars: V): Promise<Res<T>> {
+  return wrap(await client.mutation(doc, vars).toPromise())
+}
+
+/**
+ * subscribe calls onData for each event until the returned function is
+ * called. A subscription the server ends with an error (e.g.
+ * SUBSCRIPTION_CLOSED for a slow consumer) is opened again after a pause;
+ * graphql-ws itself re-subscribes after a dropped connection.
+ */
+export function subscribe<T, V extends AnyVariables>(
+  doc: TypedDocumentNode<T, V>,
+  vars: V,
+  onData: (d: T) => void,
+  onError?: (e: ApiError) => void,
+): () => void {
+  let stopped = false
+  let current: { unsubscribe: () => void } | null = null
+  let timer = 0
+  const open = () => {
+    current = client.subscription(doc, vars).subscribe((r) => {
+      if (r.data) {
+        onData(r.data)
+        return
+      }
+      const e = apiError(r.error)
+      if (!e) return
+      onError?.(e)
+      if (e.code === 'UNAUTHENTICATED' || stopped) return
+      current?.unsubscribe()
+      timer = window.setTimeout(() => {
+        if (!stopped) open()
+      }, 2000)
+    })
+  }
+  open()
+  return () => {
+    stopped = true
+    window.clearTimeout(timer)
+    current?.unsubscribe()
+  }
+}

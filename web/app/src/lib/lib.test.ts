@@ -1,0 +1,102 @@
+import { describe, expect, it, beforeEach } from 'vitest'
+import { nextTick } from 'vue'
+import { CombinedError } from '@urql/core'
+import { GraphQLError } from 'graphql'
+import { apiError, describe as describeError, errorText } from './errors'
+import { loadable, setRemoteImages } from './images'
+import { setLocale, t, formatMoney, formatDistance } from './i18n'
+import { later, statusText } from './orders'
+import { countdown } from './clock'
+import { en, zh } from './messages'
+
+function gqlError(message: string, extensions: Record<string, unknown>) {
+  return new CombinedError({ graphQLErrors: [new GraphQLError(message, { extensions })] })
+}
+
+beforeEach(() => setLocale('en'))
+
+describe('errors in words', () => {
+  it('says how long to wait when rate limited', () => {
+    expect(errorText(gqlError('too many', { code: 'RATE_LIMITED', retryAfterMs: 41_200 }))).toBe('Too many tries. Please wait 42 s.')
+  })
+  it('tells a wrong code from an expired one', () => {
+    expect(errorText(gqlError('code: wrong code', { code: 'BAD_USER_INPUT', field: 'code' }))).toBe('Wrong code.')
+    expect(errorText(gqlError('code: no valid code for this phone', { code: 'BAD_USER_INPUT', field: 'code' }))).toBe(
+      'This code expired or was used: send a new one.',
+    )
+  })
+  it('names the flash-sale outcomes', () => {
+    for (const [code, text] of [
+      ['OUT_OF_STOCK', 'Sold out.'],
+      ['ALREADY_ORDERED', 'You already have an order for this voucher (one per customer).'],
+      ['SALE_NOT_STARTED', 'The sale has not started yet.'],
+      ['SALE_ENDED', 'The sale has ended.'],
+      ['UNAVAILABLE', 'The server could not confirm your attempt in time. Check My orders before trying again.'],
+    ]) {
+      expect(errorText(gqlError('x', { code }))).toBe(text)
+    }
+  })
+  it('keeps the field of other bad input', () => {
+    const e = apiError(gqlError('input.title: must not be empty', { code: 'BAD_USER_INPUT', field: 'input.title' }))
+    expect(e).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.title' })
+    expect(describeError(e)).toBe('Invalid input.title: input.title: must not be empty')
+  })
+  it('reports network trouble', () => {
+    expect(errorText(new CombinedError({ networkError: new Error('Failed to fetch') }))).toBe('Cannot reach the server. Check your connection.')
+  })
+  it('is empty without an error', () => {
+    expect(errorText(undefined)).toBe('')
+  })
+})
+
+describe('images', () => {
+  it('loads uploads and same-origin images only, unless other sites are allowed', () => {
+    setRemoteImages(false)
+    expect(loadable('/images/0123456789abcdef0123456789abcdef.png')).toBe('/images/0123456789abcdef0123456789abcdef.png')
+    expect(loadable('/imgs/blogs/blog1.jpg')).toBeNull()
+    expect(loadable('https://p0.meituan.net/x.jpg')).toBeNull()
+    expect(loadable('')).toBeNull()
+    expect(loadable(null)).toBeNull()
+    expect(loadable(location.origin + '/images/a.png')).toBe(location.origin + '/images/a.png')
+    setRemoteImages(true)
+    expect(loadable('http://p0.meituan.net/x.jpg')).toBe('https://p0.meituan.net/x.jpg')
+    setRemoteImages(false)
+  })
+})
+
+describe('i18n', () => {
+  it('has every English key in Chinese', () => {
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort())
+  })
+  it('fills placeholders and English plurals', async () => {
+    expect(t('user.followers', { n: 1 })).toBe('1 follower')
+    expect(t('user.followers', { n: 2 })).toBe('2 followers')
+    expect(t('login.resendIn', { s: 9 })).toBe('Resend in 9 s')
+    setLocale('zh')
+    expect(t('user.followers', { n: 1 })).toBe('粉丝 1')
+    await nextTick()
+    expect(document.documentElement.lang).toBe('zh-CN')
+  })
+  it('formats money in cents and distances in metres', () => {
+    expect(formatMoney(8000)).toBe('¥80')
+    expect(formatMoney(4750)).toBe('¥47.50')
+    expect(formatDistance(445.2)).toBe('445 m')
+    expect(formatDistance(1234)).toBe('1.2 km')
+    expect(formatDistance(null)).toBe('')
+  })
+})
+
+describe('orders', () => {
+  it('never moves a status back', () => {
+    expect(later('PENDING', 'UNPAID')).toBe(true)
+    expect(later('UNPAID', 'PENDING')).toBe(false)
+    expect(later('UNPAID', 'PAID')).toBe(true)
+    expect(later('PAID', 'UNPAID')).toBe(false)
+    expect(statusText('CANCELLED')).toBe('Cancelled')
+  })
+  it('counts down', () => {
+    expect(countdown(3_599_000)).toBe('00:59:59')
+    expect(countdown(90_061_000)).toBe('1d 01:01:01')
+    expect(countdown(-5)).toBe('00:00:00')
+  })
+})

@@ -1,0 +1,60 @@
+import { ref, shallowRef } from 'vue'
+import type { Res } from './api'
+
+export interface Page<N> {
+  edges: { node: N }[]
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null }
+}
+
+/**
+ * paged keeps one Relay connection for infinite scroll: load(after) fetches a
+ * page; more() appends the next one; reset() starts over. Items are deduped by id.
+ */
+export function paged<N extends { id: string }>(load: (after: string | null) => Promise<Res<Page<N> | null | undefined>>) {
+  const items = shallowRef<N[]>([])
+  const loading = ref(false)
+  const hasMore = ref(true)
+  const error = ref('')
+  let cursor: string | null = null
+  let generation = 0
+
+  async function more(): Promise<void> {
+    if (loading.value || !hasMore.value) return
+    loading.value = true
+    const gen = generation
+    const r = await load(cursor)
+    if (gen !== generation) return
+    loading.value = false
+    if (r.error || !r.data) {
+      error.value = r.errorText
+      hasMore.value = false
+      return
+    }
+    error.value = ''
+    const seen = new Set(items.value.map((n) => n.id))
+    items.value = [...items.value, ...r.data.edges.map((e) => e.node).filter((n) => !seen.has(n.id))]
+    cursor = r.data.pageInfo.endCursor ?? null
+    hasMore.value = r.data.pageInfo.hasNextPage && cursor !== null
+  }
+
+  function reset(): Promise<void> {
+    generation++
+    items.value = []
+    cursor = null
+    hasMore.value = true
+    loading.value = false
+    error.value = ''
+    return more()
+  }
+
+  function prepend(list: N[]): void {
+    const seen = new Set(list.map((n) => n.id))
+    items.value = [...list, ...items.value.filter((n) => !seen.has(n.id))]
+  }
+
+  function update(id: string, fn: (n: N) => N): void {
+    items.value = items.value.map((n) => (n.id === id ? fn(n) : n))
+  }
+
+  return { items, loading, hasMore, error, more, reset, prepend, update }
+}
