@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -142,10 +143,19 @@ func (s *Service) MakeUp(ctx context.Context, user int64, date string) (*Status,
 func (s *Service) record(ctx context.Context, user int64, day time.Time, makeUp bool) error {
 	var backup bool
 	var err error
-	for attempt := 0; ; attempt++ {
+	// Concurrent make-ups of one user lock the same gap of tb_sign and
+	// insert into it, which InnoDB resolves by failing all but one with a
+	// deadlock: each round lets at least one through, so retrying (after a
+	// random pause that spreads the rounds) ends.
+	for attempt := 1; ; attempt++ {
 		backup, err = s.insert(ctx, user, day, makeUp)
-		if !deadlock(err) || attempt == 2 {
+		if !deadlock(err) || attempt == maxDeadlockRetries {
 			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(1+rand.IntN(5*attempt)) * time.Millisecond):
 		}
 	}
 	if err != nil {
@@ -222,6 +232,10 @@ func forUpdate(sel *sql.Selector) {
 }
 
 // deadlock reports MySQL's deadlock error, after which a transaction is retried.
+// maxDeadlockRetries bounds the attempts of one sign-in; a user has at most
+// a month of days to make up concurrently, so rounds past that mean trouble.
+const maxDeadlockRetries = 31
+
 func deadlock(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &me) && me.Number == 1213
