@@ -20,7 +20,9 @@ type Image struct {
 	// UserID holds the value of the "user_id" field.
 	UserID int64 `json:"user_id,omitempty"`
 	// CreateTime holds the value of the "create_time" field.
-	CreateTime   time.Time `json:"create_time,omitempty"`
+	CreateTime time.Time `json:"create_time,omitempty"`
+	// Attached holds the value of the "attached" field.
+	Attached     bool `json:"attached,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -29,6 +31,8 @@ func (*Image) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case image.FieldAttached:
+			values[i] = new(sql.NullBool)
 		case image.FieldUserID:
 			values[i] = new(sql.NullInt64)
 		case image.FieldID:
@@ -67,6 +71,12 @@ func (_m *Image) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field create_time", values[i])
 			} else if value.Valid {
 				_m.CreateTime = value.Time
+			}
+		case image.FieldAttached:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field attached", values[i])
+			} else if value.Valid {
+				_m.Attached = value.Bool
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -109,6 +119,9 @@ func (_m *Image) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("create_time=")
 	builder.WriteString(_m.CreateTime.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("attached=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Attached))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -43,6 +43,20 @@ func (_c *ImageCreate) SetNillableCreateTime(v *time.Time) *ImageCreate {
 	return _c
 }
 
+// SetAttached sets the "attached" field.
+func (_c *ImageCreate) SetAttached(v bool) *ImageCreate {
+	_c.mutation.SetAttached(v)
+	return _c
+}
+
+// SetNillableAttached sets the "attached" field if the given value is not nil.
+func (_c *ImageCreate) SetNillableAttached(v *bool) *ImageCreate {
+	if v != nil {
+		_c.SetAttached(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ImageCreate) SetID(v string) *ImageCreate {
 	_c.mutation.SetID(v)
@@ -88,6 +102,10 @@ func (_c *ImageCreate) defaults() {
 		v := image.DefaultCreateTime()
 		_c.mutation.SetCreateTime(v)
 	}
+	if _, ok := _c.mutation.Attached(); !ok {
+		v := image.DefaultAttached
+		_c.mutation.SetAttached(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -97,6 +115,9 @@ func (_c *ImageCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreateTime(); !ok {
 		return &ValidationError{Name: "create_time", err: errors.New(`ent: missing required field "Image.create_time"`)}
+	}
+	if _, ok := _c.mutation.Attached(); !ok {
+		return &ValidationError{Name: "attached", err: errors.New(`ent: missing required field "Image.attached"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := image.IDValidator(v); err != nil {
@@ -146,6 +167,10 @@ func (_c *ImageCreate) createSpec() (*Image, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CreateTime(); ok {
 		_spec.SetField(image.FieldCreateTime, field.TypeTime, value)
 		_node.CreateTime = value
+	}
+	if value, ok := _c.mutation.Attached(); ok {
+		_spec.SetField(image.FieldAttached, field.TypeBool, value)
+		_node.Attached = value
 	}
 	return _node, _spec
 }
@@ -214,6 +239,18 @@ func (u *ImageUpsert) UpdateUserID() *ImageUpsert {
 // AddUserID adds v to the "user_id" field.
 func (u *ImageUpsert) AddUserID(v int64) *ImageUpsert {
 	u.Add(image.FieldUserID, v)
+	return u
+}
+
+// SetAttached sets the "attached" field.
+func (u *ImageUpsert) SetAttached(v bool) *ImageUpsert {
+	u.Set(image.FieldAttached, v)
+	return u
+}
+
+// UpdateAttached sets the "attached" field to the value that was provided on create.
+func (u *ImageUpsert) UpdateAttached() *ImageUpsert {
+	u.SetExcluded(image.FieldAttached)
 	return u
 }
 
@@ -286,6 +323,20 @@ func (u *ImageUpsertOne) AddUserID(v int64) *ImageUpsertOne {
 func (u *ImageUpsertOne) UpdateUserID() *ImageUpsertOne {
 	return u.Update(func(s *ImageUpsert) {
 		s.UpdateUserID()
+	})
+}
+
+// SetAttached sets the "attached" field.
+func (u *ImageUpsertOne) SetAttached(v bool) *ImageUpsertOne {
+	return u.Update(func(s *ImageUpsert) {
+		s.SetAttached(v)
+	})
+}
+
+// UpdateAttached sets the "attached" field to the value that was provided on create.
+func (u *ImageUpsertOne) UpdateAttached() *ImageUpsertOne {
+	return u.Update(func(s *ImageUpsert) {
+		s.UpdateAttached()
 	})
 }
 
@@ -525,6 +576,20 @@ func (u *ImageUpsertBulk) AddUserID(v int64) *ImageUpsertBulk {
 func (u *ImageUpsertBulk) UpdateUserID() *ImageUpsertBulk {
 	return u.Update(func(s *ImageUpsert) {
 		s.UpdateUserID()
+	})
+}
+
+// SetAttached sets the "attached" field.
+func (u *ImageUpsertBulk) SetAttached(v bool) *ImageUpsertBulk {
+	return u.Update(func(s *ImageUpsert) {
+		s.SetAttached(v)
+	})
+}
+
+// UpdateAttached sets the "attached" field to the value that was provided on create.
+func (u *ImageUpsertBulk) UpdateAttached() *ImageUpsertBulk {
+	return u.Update(func(s *ImageUpsert) {
+		s.UpdateAttached()
 	})
 }
 

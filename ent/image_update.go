@@ -49,6 +49,20 @@ func (_u *ImageUpdate) AddUserID(v int64) *ImageUpdate {
 	return _u
 }
 
+// SetAttached sets the "attached" field.
+func (_u *ImageUpdate) SetAttached(v bool) *ImageUpdate {
+	_u.mutation.SetAttached(v)
+	return _u
+}
+
+// SetNillableAttached sets the "attached" field if the given value is not nil.
+func (_u *ImageUpdate) SetNillableAttached(v *bool) *ImageUpdate {
+	if v != nil {
+		_u.SetAttached(*v)
+	}
+	return _u
+}
+
 // Mutation returns the ImageMutation object of the builder.
 func (_u *ImageUpdate) Mutation() *ImageMutation {
 	return _u.mutation
@@ -102,6 +116,9 @@ func (_u *ImageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedUserID(); ok {
 		_spec.AddField(image.FieldUserID, field.TypeInt64, value)
 	}
+	if value, ok := _u.mutation.Attached(); ok {
+		_spec.SetField(image.FieldAttached, field.TypeBool, value)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -142,6 +159,20 @@ func (_u *ImageUpdateOne) SetNillableUserID(v *int64) *ImageUpdateOne {
 // AddUserID adds value to the "user_id" field.
 func (_u *ImageUpdateOne) AddUserID(v int64) *ImageUpdateOne {
 	_u.mutation.AddUserID(v)
+	return _u
+}
+
+// SetAttached sets the "attached" field.
+func (_u *ImageUpdateOne) SetAttached(v bool) *ImageUpdateOne {
+	_u.mutation.SetAttached(v)
+	return _u
+}
+
+// SetNillableAttached sets the "attached" field if the given value is not nil.
+func (_u *ImageUpdateOne) SetNillableAttached(v *bool) *ImageUpdateOne {
+	if v != nil {
+		_u.SetAttached(*v)
+	}
 	return _u
 }
 
@@ -227,6 +258,9 @@ func (_u *ImageUpdateOne) sqlSave(ctx context.Context) (_node *Image, err error)
 	}
 	if value, ok := _u.mutation.AddedUserID(); ok {
 		_spec.AddField(image.FieldUserID, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Attached(); ok {
+		_spec.SetField(image.FieldAttached, field.TypeBool, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Image{config: _u.config}

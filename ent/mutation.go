@@ -4176,6 +4176,7 @@ type ImageMutation struct {
 	user_id       *int64
 	adduser_id    *int64
 	create_time   *time.Time
+	attached      *bool
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Image, error)
@@ -4378,6 +4379,42 @@ func (m *ImageMutation) ResetCreateTime() {
 	m.create_time = nil
 }
 
+// SetAttached sets the "attached" field.
+func (m *ImageMutation) SetAttached(b bool) {
+	m.attached = &b
+}
+
+// Attached returns the value of the "attached" field in the mutation.
+func (m *ImageMutation) Attached() (r bool, exists bool) {
+	v := m.attached
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttached returns the old "attached" field's value of the Image entity.
+// If the Image object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ImageMutation) OldAttached(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttached is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttached requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttached: %w", err)
+	}
+	return oldValue.Attached, nil
+}
+
+// ResetAttached resets all changes to the "attached" field.
+func (m *ImageMutation) ResetAttached() {
+	m.attached = nil
+}
+
 // Where appends a list predicates to the ImageMutation builder.
 func (m *ImageMutation) Where(ps ...predicate.Image) {
 	m.predicates = append(m.predicates, ps...)
@@ -4412,12 +4449,15 @@ func (m *ImageMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ImageMutation) Fields() []string {
-	fields := make([]string, 0, 2)
+	fields := make([]string, 0, 3)
 	if m.user_id != nil {
 		fields = append(fields, image.FieldUserID)
 	}
 	if m.create_time != nil {
 		fields = append(fields, image.FieldCreateTime)
+	}
+	if m.attached != nil {
+		fields = append(fields, image.FieldAttached)
 	}
 	return fields
 }
@@ -4431,6 +4471,8 @@ func (m *ImageMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case image.FieldCreateTime:
 		return m.CreateTime()
+	case image.FieldAttached:
+		return m.Attached()
 	}
 	return nil, false
 }
@@ -4444,6 +4486,8 @@ func (m *ImageMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldUserID(ctx)
 	case image.FieldCreateTime:
 		return m.OldCreateTime(ctx)
+	case image.FieldAttached:
+		return m.OldAttached(ctx)
 	}
 	return nil, fmt.Errorf("unknown Image field %s", name)
 }
@@ -4466,6 +4510,13 @@ func (m *ImageMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCreateTime(v)
+		return nil
+	case image.FieldAttached:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttached(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Image field %s", name)
@@ -4536,6 +4587,9 @@ func (m *ImageMutation) ResetField(name string) error {
 		return nil
 	case image.FieldCreateTime:
 		m.ResetCreateTime()
+		return nil
+	case image.FieldAttached:
+		m.ResetAttached()
 		return nil
 	}
 	return fmt.Errorf("unknown Image field %s", name)

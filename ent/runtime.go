@@ -180,6 +180,10 @@ func init() {
 	imageDescCreateTime := imageFields[2].Descriptor()
 	// image.DefaultCreateTime holds the default value on creation for the create_time field.
 	image.DefaultCreateTime = imageDescCreateTime.Default.(func() time.Time)
+	// imageDescAttached is the schema descriptor for attached field.
+	imageDescAttached := imageFields[3].Descriptor()
+	// image.DefaultAttached holds the default value on creation for the attached field.
+	image.DefaultAttached = imageDescAttached.Default.(bool)
 	// imageDescID is the schema descriptor for id field.
 	imageDescID := imageFields[0].Descriptor()
 	// image.IDValidator is a validator for the "id" field. It is called by the builders before save.

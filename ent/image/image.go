@@ -17,6 +17,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldCreateTime holds the string denoting the create_time field in the database.
 	FieldCreateTime = "create_time"
+	// FieldAttached holds the string denoting the attached field in the database.
+	FieldAttached = "attached"
 	// Table holds the table name of the image in the database.
 	Table = "hmdp_image"
 )
@@ -26,6 +28,7 @@ var Columns = []string{
 	FieldID,
 	FieldUserID,
 	FieldCreateTime,
+	FieldAttached,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -41,6 +44,8 @@ func ValidColumn(column string) bool {
 var (
 	// DefaultCreateTime holds the default value on creation for the "create_time" field.
 	DefaultCreateTime func() time.Time
+	// DefaultAttached holds the default value on creation for the "attached" field.
+	DefaultAttached bool
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -61,4 +66,9 @@ func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 // ByCreateTime orders the results by the create_time field.
 func ByCreateTime(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreateTime, opts...).ToFunc()
+}
+
+// ByAttached orders the results by the attached field.
+func ByAttached(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAttached, opts...).ToFunc()
 }

@@ -74,6 +74,11 @@ func CreateTime(v time.Time) predicate.Image {
 	return predicate.Image(sql.FieldEQ(FieldCreateTime, v))
 }
 
+// Attached applies equality check predicate on the "attached" field. It's identical to AttachedEQ.
+func Attached(v bool) predicate.Image {
+	return predicate.Image(sql.FieldEQ(FieldAttached, v))
+}
+
 // UserIDEQ applies the EQ predicate on the "user_id" field.
 func UserIDEQ(v int64) predicate.Image {
 	return predicate.Image(sql.FieldEQ(FieldUserID, v))
@@ -152,6 +157,16 @@ func CreateTimeLT(v time.Time) predicate.Image {
 // CreateTimeLTE applies the LTE predicate on the "create_time" field.
 func CreateTimeLTE(v time.Time) predicate.Image {
 	return predicate.Image(sql.FieldLTE(FieldCreateTime, v))
+}
+
+// AttachedEQ applies the EQ predicate on the "attached" field.
+func AttachedEQ(v bool) predicate.Image {
+	return predicate.Image(sql.FieldEQ(FieldAttached, v))
+}
+
+// AttachedNEQ applies the NEQ predicate on the "attached" field.
+func AttachedNEQ(v bool) predicate.Image {
+	return predicate.Image(sql.FieldNEQ(FieldAttached, v))
 }
 
 // And groups predicates with the AND operator between them.

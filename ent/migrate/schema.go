@@ -173,12 +173,25 @@ var (
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "user_id", Type: field.TypeInt64},
 		{Name: "create_time", Type: field.TypeTime},
+		{Name: "attached", Type: field.TypeBool, Default: false},
 	}
 	// HmdpImageTable holds the schema information for the "hmdp_image" table.
 	HmdpImageTable = &schema.Table{
 		Name:       "hmdp_image",
 		Columns:    HmdpImageColumns,
 		PrimaryKey: []*schema.Column{HmdpImageColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "image_attached_create_time",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpImageColumns[3], HmdpImageColumns[2]},
+			},
+			{
+				Name:    "image_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpImageColumns[1]},
+			},
+		},
 	}
 	// TbVoucherOrderColumns holds the columns for the "tb_voucher_order" table.
 	TbVoucherOrderColumns = []*schema.Column{

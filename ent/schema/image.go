@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 )
 
 // Image records who uploaded each image (internal/image): a blog or profile
@@ -26,5 +27,17 @@ func (Image) Fields() []ent.Field {
 		field.String("id").MaxLen(64).NotEmpty().Immutable(),
 		field.Int64("user_id"),
 		field.Time("create_time").Default(time.Now).Immutable(),
+		// Attached is set when a blog or profile first shows the image; the
+		// sweep looks only at images never attached.
+		field.Bool("attached").Default(false),
+	}
+}
+
+// Indexes serve the sweep (unattached uploads, oldest first) and the
+// owner checks (by uploader).
+func (Image) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("attached", "create_time"),
+		index.Fields("user_id"),
 	}
 }

@@ -55,6 +55,7 @@ type App struct {
 	follows   *follow.Service // its outbox poller runs until Close
 	locker    *lock.Locker
 	images    *image.Store
+	collector *image.Collector // its removals and sweeps run until Close
 	broker    *pubsub.Broker
 	poster    *pubsub.Poster
 	resolver  *graph.Resolver
@@ -154,6 +155,8 @@ func (a *App) buildServices(ctx context.Context, opt Options) (err error) {
 	}
 	a.images.Admit = admitUpload(limiter)
 	a.images.DB = a.db.Client
+	a.collector = image.NewCollector(a.images, image.CollectorConfig{SweepAge: a.cfg.ImageSweepAge, Log: a.log})
+	a.collector.Start() //nolint:contextcheck // removals retry and sweeps run in the background until Close
 	a.broker = pubsub.New(a.redis.Client, a.cfg.RedisPrefix, a.registry, pubsub.Options{Log: a.log})
 	//nolint:contextcheck // the poster sends in the background until Close
 	a.poster = pubsub.NewPoster(a.broker, pubsub.PosterOptions{Log: a.log})
@@ -244,12 +247,12 @@ func (a *App) newResolver(orderUpdates *order.Updates, limiter *ratelimit.Limite
 	a.follows = follows
 	follows.Start()
 	vouchers := voucher.New(voucher.Config{DB: db, Publisher: a.seckill})
-	blogs := blog.New(blog.Config{DB: db, Images: a.images, Likes: likes, Fanout: feeds, Log: a.log,
+	blogs := blog.New(blog.Config{DB: db, Images: a.images, ImageUse: a.collector, Likes: likes, Fanout: feeds, Log: a.log,
 		Limiter: limiter, PerUser: a.cfg.BlogRateLimit})
 	return &graph.Resolver{
 		Ent:            db,
 		AuthService:    a.auth,
-		UserService:    user.New(user.Config{DB: db, Images: a.images}),
+		UserService:    user.New(user.Config{DB: db, Images: a.images, ImageUse: a.collector}),
 		ShopService:    a.shops,
 		VoucherService: vouchers,
 		OrderService:   a.orders,
@@ -374,6 +377,9 @@ func (a *App) Close() {
 	}
 	if a.likes != nil {
 		a.likes.Close()
+	}
+	if a.collector != nil {
+		a.collector.Close()
 	}
 	if a.follows != nil {
 		a.follows.Close()

@@ -72,6 +72,9 @@ type Config struct {
 	// OrderPayTimeout is how long an order may stay unpaid before the
 	// server cancels it and puts its unit back on sale.
 	OrderPayTimeout time.Duration
+	// ImageSweepAge is how long an upload may stay unattached to a blog or
+	// profile before it is removed.
+	ImageSweepAge time.Duration
 	// SignMakeUpsPerMonth bounds make-up sign-ins per user per month.
 	SignMakeUpsPerMonth int
 	// TimeZone is the one zone of every "today" (sign-in days, daily visitor counts).
@@ -383,6 +386,14 @@ var settings = []setting{
 			return fmt.Errorf("must be a duration from 10s to 24h, e.g. 15m")
 		}
 		c.OrderPayTimeout = d
+		return nil
+	}},
+	{"HMDP_IMAGE_SWEEP_AGE", "image-sweep-age", "24h", "how long an uploaded image may wait to be shown by a blog or profile before it is removed", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 30*24*time.Hour {
+			return fmt.Errorf("must be a duration from 1s to 720h, e.g. 24h")
+		}
+		c.ImageSweepAge = d
 		return nil
 	}},
 	{"HMDP_SIGN_MAKEUPS_PER_MONTH", "sign-makeups-per-month", "3", "make-up sign-ins a user may make per month (0 = none)", func(c *Config, v string) error {

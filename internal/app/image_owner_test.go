@@ -3,6 +3,9 @@ package app
 import (
 	"net/http"
 	"testing"
+	"time"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 const (
@@ -45,6 +48,42 @@ func TestImagesBelongToTheirUploader(t *testing.T) {
 		}
 		ts.fails(alice, deleteImageMutation, map[string]any{"p": img}, "NOT_FOUND")
 		ts.fails(alice, blogWithImageMutation, blogIn, "BAD_USER_INPUT")
+	})
+}
+
+// Images nothing shows are removed: a deleted blog's (unless another blog
+// still shows one), a replaced profile icon, and an upload never attached
+// within HMDP_IMAGE_SWEEP_AGE.
+func TestUnusedImagesAreRemoved(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ts := startServer(t, backend, func(c *Config) { c.ImageSweepAge = 2 * time.Second })
+		alice := ts.login("13800000013")
+		only, shared, icon1, icon2, spare := ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice)
+		var first struct{ CreateBlog struct{ ID string } }
+		ts.ok(alice, blogWithImageMutation, map[string]any{"in": map[string]any{"title": "t", "content": "c", "images": []string{only, shared}}}, &first)
+		ts.ok(alice, blogWithImageMutation, map[string]any{"in": map[string]any{"title": "t", "content": "c", "images": []string{shared}}}, nil)
+		ts.ok(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon1}}, nil)
+		ts.ok(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon2}}, nil)
+		if got := ts.imageStatus(icon1); got != http.StatusNotFound {
+			t.Fatalf("a replaced icon is served with %d", got)
+		}
+		ts.ok(alice, `mutation($id: ID!) { deleteBlog(id: $id) }`, map[string]any{"id": first.CreateBlog.ID}, nil)
+		if got := ts.imageStatus(only); got != http.StatusNotFound {
+			t.Fatalf("a deleted blog's image is served with %d", got)
+		}
+		testenv.Eventually(t, 10*time.Second, "the sweep of the never attached upload", func() bool {
+			return ts.imageStatus(spare) == http.StatusNotFound
+		})
+		for _, p := range []string{shared, icon2} {
+			if got := ts.imageStatus(p); got != http.StatusOK {
+				t.Fatalf("%s, still shown, is served with %d", p, got)
+			}
+		}
+		// The removed images can no longer be shown.
+		e := ts.fails(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon1}}, "BAD_USER_INPUT")
+		if e.Extensions["field"] != "input.icon" {
+			t.Fatalf("field %v", e.Extensions["field"])
+		}
 	})
 }
 

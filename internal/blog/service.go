@@ -18,6 +18,7 @@ import (
 	entcommentlike "github.com/hmdp/hmdp/ent/commentlike"
 	entcommenttext "github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 )
@@ -48,11 +49,21 @@ type ImageStore interface {
 	Owns(path string) bool
 }
 
+// ImageUse keeps uploads that blogs show (image.Collector): Claim in the
+// transaction that makes a blog show images, Release in the one that stops it.
+type ImageUse interface {
+	Claim(ctx context.Context, tx *ent.Tx, userID int64, field string, many bool, paths []string) error
+	Release(ctx context.Context, tx *ent.Tx, paths []string) (after func(context.Context), err error)
+}
+
 // Config holds the service's dependencies; zero values take the defaults.
 type Config struct {
 	DB     *ent.Client
 	Images ImageStore
-	Likes  Likes
+	// ImageUse, when set, claims a new blog's images and releases a deleted
+	// blog's (nil: images are left as they are).
+	ImageUse ImageUse
+	Likes    Likes
 	// Fanout hears of published and deleted blogs (the feed); nil: no one.
 	Fanout Fanout
 	Log    *slog.Logger // default slog.Default()
@@ -68,6 +79,7 @@ var DefaultPerUser = ratelimit.Limit{Events: 20, Per: time.Hour}
 type Service struct {
 	db     *ent.Client
 	images ImageStore
+	use    ImageUse // nil: none
 	likes  Likes
 	log    *slog.Logger
 	fanout Fanout // nil: no one
@@ -82,7 +94,7 @@ func New(cfg Config) *Service {
 	if cfg.PerUser.Events <= 0 || cfg.PerUser.Per <= 0 {
 		cfg.PerUser = DefaultPerUser
 	}
-	s := &Service{db: cfg.DB, images: cfg.Images, likes: cfg.Likes, log: cfg.Log, fanout: cfg.Fanout}
+	s := &Service{db: cfg.DB, images: cfg.Images, use: cfg.ImageUse, likes: cfg.Likes, log: cfg.Log, fanout: cfg.Fanout}
 	if l := cfg.Limiter; l != nil {
 		s.limit = func(ctx context.Context, author int64) error {
 			res, err := l.Allow(ctx, "blog:user:"+strconv.FormatInt(author, 10), cfg.PerUser)
@@ -165,15 +177,26 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 		}
 		shopID = *in.ShopID
 	}
-	b, err := s.db.Blog.Create().SetUserID(author).SetShopID(shopID).
-		SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
-		SetLiked(0).SetComments(0).
-		// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
-		// must be the same whether pushed now or rebuilt from MySQL later.
-		SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
+	var b *ent.Blog
+	err := database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+		if s.use != nil {
+			if err := s.use.Claim(ctx, tx, author, "input.images", true, in.Images); err != nil {
+				return err
+			}
+		}
+		var err error
+		b, err = tx.Blog.Create().SetUserID(author).SetShopID(shopID).
+			SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
+			SetLiked(0).SetComments(0).
+			// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
+			// must be the same whether pushed now or rebuilt from MySQL later.
+			SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	b = b.Unwrap()
 	if s.fanout != nil {
 		// The blog is saved whatever happens here; a failed push is logged
 		// and the followers' inboxes are rebuilt from MySQL when lost.
@@ -223,15 +246,22 @@ func (s *Service) Delete(ctx context.Context, viewer, id int64) error {
 	if err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
+	releaseImages := func(context.Context) {}
+	if s.use != nil {
+		if releaseImages, err = s.use.Release(ctx, tx, Images(b)); err != nil {
+			return errors.Join(err, tx.Rollback())
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
 	// Committed: nothing after this is the caller's failure (a retry would
 	// only get NOT_FOUND). The like set's drop is retried by the like
-	// service's outbox; a blog left in an inbox is skipped when read, as it
+	// service's outbox and the images' removal by the collector's; a blog left in an inbox is skipped when read, as it
 	// is no longer in MySQL.
 	ctx = context.WithoutCancel(ctx)
 	forgetLikes(ctx)
+	releaseImages(ctx)
 	if s.fanout != nil {
 		if err := s.fanout.Deleted(ctx, b); err != nil {
 			s.log.ErrorContext(ctx, "blog fan-out of a delete", "blog", id, "err", err)

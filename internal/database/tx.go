@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/hmdp/hmdp/ent"
 )
 
@@ -18,4 +21,13 @@ func WithTx(ctx context.Context, db *ent.Client, fn func(tx *ent.Tx) error) erro
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
+}
+
+// ForUpdate makes a query a locking read on MySQL, as a Where predicate:
+// q.Where(database.ForUpdate). SQLite has no FOR UPDATE and needs none: its
+// transactions are serialized.
+func ForUpdate(sel *sql.Selector) {
+	if sel.Dialect() == dialect.MySQL {
+		sel.ForUpdate()
+	}
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/hmdp/hmdp/ent"
 	entimage "github.com/hmdp/hmdp/ent/image"
 	"github.com/hmdp/hmdp/internal/apperr"
 )
@@ -33,16 +35,16 @@ func (s *Store) CheckOwner(ctx context.Context, userID int64, field string, many
 	if s.DB == nil || len(paths) == 0 {
 		return nil
 	}
-	mine, err := s.DB.Image.Query().Where(entimage.IDIn(paths...), entimage.UserID(userID)).IDs(ctx)
+	return checkOwner(ctx, s.DB.Image.Query(), userID, field, many, paths)
+}
+
+func checkOwner(ctx context.Context, q *ent.ImageQuery, userID int64, field string, many bool, paths []string) error {
+	mine, err := q.Where(entimage.IDIn(paths...), entimage.UserID(userID)).IDs(ctx)
 	if err != nil {
 		return err
 	}
 	for i, p := range paths {
-		found := false
-		for _, m := range mine {
-			found = found || m == p
-		}
-		if !found {
+		if !slices.Contains(mine, p) {
 			name := field
 			if many {
 				name = fmt.Sprintf("%s.%d", field, i)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/apperr"
@@ -95,15 +96,17 @@ func (s *Store) Save(ctx context.Context, r io.Reader) (string, error) {
 
 // Owns reports whether path is an image this server stored.
 func (s *Store) Owns(path string) bool {
-	if len(path) <= len(URLPrefix) || path[:len(URLPrefix)] != URLPrefix {
+	if !isUploadPath(path) {
 		return false
 	}
-	name := path[len(URLPrefix):]
-	if !ownName.MatchString(name) {
-		return false
-	}
-	st, err := os.Stat(filepath.Join(s.dir, name))
+	st, err := os.Stat(s.file(path))
 	return err == nil && st.Mode().IsRegular()
+}
+
+// isUploadPath reports whether path has the form of an upload's path.
+func isUploadPath(path string) bool {
+	name, ok := strings.CutPrefix(path, URLPrefix)
+	return ok && ownName.MatchString(name)
 }
 
 // Handler serves GET /images/<name>: stored names only, no listings.

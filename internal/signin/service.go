@@ -25,8 +25,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"github.com/go-sql-driver/mysql"
 	"github.com/redis/go-redis/v9"
 
@@ -34,6 +32,7 @@ import (
 	"github.com/hmdp/hmdp/ent/predicate"
 	entsign "github.com/hmdp/hmdp/ent/sign"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/database"
 )
 
 // Bit positions of the month bitmap.
@@ -155,7 +154,7 @@ func (s *Service) record(ctx context.Context, user int64, day time.Time, makeUp 
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(1+rand.IntN(5*attempt)) * time.Millisecond):
+		case <-time.After(time.Duration(1+rand.IntN(5*attempt)) * time.Millisecond): //nolint:gosec // jitter, not a secret
 		}
 	}
 	if err != nil {
@@ -190,7 +189,7 @@ func (s *Service) insert(ctx context.Context, user int64, day time.Time, makeUp 
 	}
 	// The month's rows, locked on MySQL: concurrent make-ups of one user
 	// count in turn (SQLite transactions take the write lock up front).
-	rows, err := q.Where(forUpdate).All(ctx)
+	rows, err := q.Where(database.ForUpdate).All(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -221,14 +220,6 @@ func (s *Service) insert(ctx context.Context, user int64, day time.Time, makeUp 
 		return false, err
 	}
 	return makeUp, tx.Commit()
-}
-
-// forUpdate makes a query a locking read on MySQL (SQLite has no FOR UPDATE
-// and needs none: its transactions are serialized).
-func forUpdate(sel *sql.Selector) {
-	if sel.Dialect() == dialect.MySQL {
-		sel.ForUpdate()
-	}
 }
 
 // deadlock reports MySQL's deadlock error, after which a transaction is retried.

@@ -23,6 +23,16 @@ type Config struct {
 	// Images tells the server's own uploads from other paths: a profile's
 	// icon must be one (nil accepts any path, for tests of other things).
 	Images ImageStore
+	// ImageUse, when set, claims a new icon and releases the one it
+	// replaces (nil: images are left as they are).
+	ImageUse ImageUse
+}
+
+// ImageUse keeps uploads that profiles show (image.Collector): Claim in the
+// transaction that makes a profile show an image, Release in the one that stops it.
+type ImageUse interface {
+	Claim(ctx context.Context, tx *ent.Tx, userID int64, field string, many bool, paths []string) error
+	Release(ctx context.Context, tx *ent.Tx, paths []string) (after func(context.Context), err error)
 }
 
 // ImageStore tells our own uploads from other paths.
@@ -34,10 +44,11 @@ type ImageStore interface {
 type Service struct {
 	db     *ent.Client
 	images ImageStore
+	use    ImageUse // nil: none
 }
 
 // New returns the service.
-func New(cfg Config) *Service { return &Service{db: cfg.DB, images: cfg.Images} }
+func New(cfg Config) *Service { return &Service{db: cfg.DB, images: cfg.Images, use: cfg.ImageUse} }
 
 // Get returns a user, nil when absent.
 func (s *Service) Get(ctx context.Context, id int64) (*ent.User, error) {
@@ -97,7 +108,13 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 		}
 	}
 	var out *ent.User
+	releaseIcon := func(context.Context) {}
 	err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+		if p.Icon != nil && s.use != nil {
+			if releaseIcon, err = s.swapIcon(ctx, tx, id, *p.Icon); err != nil {
+				return err
+			}
+		}
 		upd := tx.User.UpdateOneID(id).
 			SetNillableNickName(p.NickName).
 			SetNillableIcon(p.Icon)
@@ -132,7 +149,25 @@ func (s *Service) UpdateProfile(ctx context.Context, id int64, p Profile) (*ent.
 	if ent.IsNotFound(err) {
 		return nil, apperr.New(apperr.NotFound, "user %d not found", id)
 	}
+	if err == nil {
+		releaseIcon(context.WithoutCancel(ctx))
+	}
 	return out, err
+}
+
+// swapIcon, in tx, claims icon for user id and releases the icon it
+// replaces; run the returned function after commit.
+func (s *Service) swapIcon(ctx context.Context, tx *ent.Tx, id int64, icon string) (after func(context.Context), err error) {
+	old, err := tx.User.Query().Where(entuser.ID(id)).Where(database.ForUpdate).Select(entuser.FieldIcon).String(ctx)
+	if err != nil || old == icon {
+		return func(context.Context) {}, err
+	}
+	if icon != "" {
+		if err := s.use.Claim(ctx, tx, id, "input.icon", false, []string{icon}); err != nil {
+			return nil, err
+		}
+	}
+	return s.use.Release(ctx, tx, []string{old})
 }
 
 // Validate checks p as UpdateProfile does, writing nothing.
