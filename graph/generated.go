@@ -23,6 +23,7 @@ import (
 	"github.com/hmdp/hmdp/internal/comment"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/voucher"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -126,7 +127,8 @@ type ComplexityRoot struct {
 		PayOrder       func(childComplexity int, orderID int64, payType enum.PayType) int
 		RedeemOrder    func(childComplexity int, orderID int64) int
 		RefundOrder    func(childComplexity int, orderID int64) int
-		SeckillVoucher func(childComplexity int, voucherID int64) int
+		SeckillToken   func(childComplexity int, voucherID int64) int
+		SeckillVoucher func(childComplexity int, voucherID int64, token *string) int
 		SendCode       func(childComplexity int, phone string) int
 		SetBlogLike    func(childComplexity int, blogID int64, liked bool) int
 		SetCommentLike func(childComplexity int, id int64, liked bool) int
@@ -174,6 +176,11 @@ type ComplexityRoot struct {
 	SeckillResult struct {
 		OrderID func(childComplexity int) int
 		Status  func(childComplexity int) int
+	}
+
+	SeckillToken struct {
+		ExpiresAt func(childComplexity int) int
+		Value     func(childComplexity int) int
 	}
 
 	Shop struct {
@@ -332,7 +339,8 @@ type MutationResolver interface {
 	SetCommentLike(ctx context.Context, id int64, liked bool) (*ent.BlogComment, error)
 	SetFollow(ctx context.Context, userID int64, follow bool) (*ent.User, error)
 	DeleteImage(ctx context.Context, path string) (bool, error)
-	SeckillVoucher(ctx context.Context, voucherID int64) (*order.SeckillResult, error)
+	SeckillVoucher(ctx context.Context, voucherID int64, token *string) (*order.SeckillResult, error)
+	SeckillToken(ctx context.Context, voucherID int64) (*seckill.Token, error)
 	PayOrder(ctx context.Context, orderID int64, payType enum.PayType) (*order.Order, error)
 	CancelOrder(ctx context.Context, orderID int64) (*order.Order, error)
 	RefundOrder(ctx context.Context, orderID int64) (*order.Order, error)
@@ -784,6 +792,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefundOrder(childComplexity, args["orderId"].(int64)), true
+	case "Mutation.seckillToken":
+		if e.ComplexityRoot.Mutation.SeckillToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_seckillToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SeckillToken(childComplexity, args["voucherId"].(int64)), true
 	case "Mutation.seckillVoucher":
 		if e.ComplexityRoot.Mutation.SeckillVoucher == nil {
 			break
@@ -794,7 +813,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.SeckillVoucher(childComplexity, args["voucherId"].(int64)), true
+		return e.ComplexityRoot.Mutation.SeckillVoucher(childComplexity, args["voucherId"].(int64), args["token"].(*string)), true
 	case "Mutation.sendCode":
 		if e.ComplexityRoot.Mutation.SendCode == nil {
 			break
@@ -1125,6 +1144,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SeckillResult.Status(childComplexity), true
+
+	case "SeckillToken.expiresAt":
+		if e.ComplexityRoot.SeckillToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillToken.ExpiresAt(childComplexity), true
+	case "SeckillToken.token":
+		if e.ComplexityRoot.SeckillToken.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeckillToken.Value(childComplexity), true
 
 	case "Shop.address":
 		if e.ComplexityRoot.Shop.Address == nil {
@@ -1875,6 +1907,16 @@ func (ec *executionContext) childFields_SeckillResult(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type SeckillResult", field.Name)
 }
 
+func (ec *executionContext) childFields_SeckillToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_SeckillToken_token(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_SeckillToken_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeckillToken", field.Name)
+}
+
 func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2479,6 +2521,20 @@ func (ec *executionContext) field_Mutation_refundOrder_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_seckillToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "voucherId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["voucherId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_seckillVoucher_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2490,6 +2546,14 @@ func (ec *executionContext) field_Mutation_seckillVoucher_args(ctx context.Conte
 		return nil, err
 	}
 	args["voucherId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "token",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["token"] = arg1
 	return args, nil
 }
 
@@ -4593,7 +4657,7 @@ func (ec *executionContext) _Mutation_seckillVoucher(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SeckillVoucher(ctx, fc.Args["voucherId"].(int64))
+			return ec.Resolvers.Mutation().SeckillVoucher(ctx, fc.Args["voucherId"].(int64), fc.Args["token"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -4634,6 +4698,63 @@ func (ec *executionContext) fieldContext_Mutation_seckillVoucher(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_seckillVoucher_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_seckillToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_seckillToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SeckillToken(ctx, fc.Args["voucherId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *seckill.Token
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *seckill.Token) graphql.Marshaler {
+			return ec.marshalNSeckillToken2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_seckillToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SeckillToken(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_seckillToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6309,6 +6430,52 @@ func (ec *executionContext) _SeckillResult_status(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_SeckillResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SeckillResult", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillToken_token(ctx context.Context, field graphql.CollectedField, obj *seckill.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillToken_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SeckillToken_expiresAt(ctx context.Context, field graphql.CollectedField, obj *seckill.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeckillToken_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeckillToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeckillToken", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Shop_id(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
@@ -10776,6 +10943,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "seckillToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_seckillToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "payOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_payOrder(ctx, field)
@@ -11445,6 +11619,49 @@ func (ec *executionContext) _SeckillResult(ctx context.Context, sel ast.Selectio
 			}
 		case "status":
 			out.Values[i] = ec._SeckillResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var seckillTokenImplementors = []string{"SeckillToken"}
+
+func (ec *executionContext) _SeckillToken(ctx context.Context, sel ast.SelectionSet, obj *seckill.Token) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, seckillTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SeckillToken")
+		case "token":
+			out.Values[i] = ec._SeckillToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._SeckillToken_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13514,6 +13731,16 @@ func (ec *executionContext) marshalNSeckillResult2ᚖgithubᚗcomᚋhmdpᚋhmdp�
 		return graphql.Null
 	}
 	return ec._SeckillResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSeckillToken2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐToken(ctx context.Context, sel ast.SelectionSet, v *seckill.Token) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SeckillToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShop(ctx context.Context, sel ast.SelectionSet, v *ent.Shop) graphql.Marshaler {

@@ -11,3 +11,11 @@ func authPayload(token string, u *ent.User, err error) (*model.AuthPayload, erro
 	}
 	return &model.AuthPayload{Token: token, User: u}, nil
 }
+
+// orEmpty is an optional string argument's value, "" when absent.
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -14,11 +14,17 @@ import (
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/seckill"
 )
 
 // SeckillVoucher is the resolver for the seckillVoucher field.
-func (r *mutationResolver) SeckillVoucher(ctx context.Context, voucherID int64) (*order.SeckillResult, error) {
-	return r.OrderService.Seckill(ctx, auth.ViewerFrom(ctx).UserID, voucherID)
+func (r *mutationResolver) SeckillVoucher(ctx context.Context, voucherID int64, token *string) (*order.SeckillResult, error) {
+	return r.OrderService.SeckillWithToken(ctx, auth.ViewerFrom(ctx).UserID, voucherID, orEmpty(token))
+}
+
+// SeckillToken is the resolver for the seckillToken field.
+func (r *mutationResolver) SeckillToken(ctx context.Context, voucherID int64) (*seckill.Token, error) {
+	return r.OrderService.SeckillToken(ctx, auth.ViewerFrom(ctx).UserID, voucherID)
 }
 
 // PayOrder is the resolver for the payOrder field.

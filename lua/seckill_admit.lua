@@ -5,9 +5,12 @@
 -- this sale (GCRA arrival time, ms). All share the voucher's hash tag.
 -- ARGV[1] user id, ARGV[2] order id, ARGV[3] voucher id, ARGV[4] emission
 -- interval ms and ARGV[5] burst of the per-user limit (burst 0: no limit).
+-- With an anti-bot token (seckill_token.lua): KEYS[5] the user's token key
+-- and ARGV[6] the token, used up by this attempt whatever its answer.
 -- Returns 0 accepted, 1 not started, 2 ended, 3 out of stock, 4 already
--- ordered, -1 sale state missing (the caller rebuilds it from MySQL), or
--- {5, retry after ms} when the user's attempts are over the limit.
+-- ordered, 6 token not valid (wrong, used or expired), -1 sale state missing
+-- (the caller rebuilds it from MySQL), or {5, retry after ms} when the
+-- user's attempts are over the limit.
 --
 -- The per-user limit is checked here rather than by its own script so an
 -- attempt is one round trip; it counts attempts (the allowed ones whatever
@@ -33,6 +36,10 @@ if burst > 0 then
   local allow_at = new_tat - interval * burst
   if allow_at > now then return {5, allow_at - now} end
   redis.call('SET', KEYS[4], new_tat, 'PX', new_tat - now)
+end
+if KEYS[5] then
+  if redis.call('GET', KEYS[5]) ~= ARGV[6] then return 6 end
+  redis.call('DEL', KEYS[5])
 end
 if now < tonumber(s[2]) then return 1 end
 if now >= tonumber(s[3]) then return 2 end

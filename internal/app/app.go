@@ -228,6 +228,9 @@ func (a *App) newSeckill(limiter *ratelimit.Limiter, updates *order.Updates, sc 
 	if sc.WaitReplicas == 0 {
 		sc.WaitReplicas, sc.WaitTimeout = a.cfg.SeckillWaitReplicas, a.cfg.SeckillWaitTimeout
 	}
+	if sc.Tokens == (seckill.TokenConfig{}) {
+		sc.Tokens = seckill.TokenConfig{Required: a.cfg.SeckillToken, TTL: a.cfg.SeckillTokenTTL}
+	}
 	return seckill.New(sc)
 }
 

@@ -90,6 +90,10 @@ type Config struct {
 	// that many replicas have it (Redis WAIT), waiting at most SeckillWaitTimeout.
 	SeckillWaitReplicas int
 	SeckillWaitTimeout  time.Duration
+	// SeckillToken makes seckillVoucher require a token from seckillToken
+	// (anti-bot), each valid for SeckillTokenTTL.
+	SeckillToken    bool
+	SeckillTokenTTL time.Duration
 	// ReplicaDSNs are MySQL read replicas for lag-tolerant reads.
 	ReplicaDSNs []string
 	// ReplicaMaxLag: a replica further behind is skipped until it catches up.
@@ -215,6 +219,17 @@ var settings = []setting{
 			return fmt.Errorf("must be a duration from 1ms to 1m, like 1s, got %q", v)
 		}
 		c.SeckillWaitTimeout = d
+		return nil
+	}},
+	{"HMDP_SECKILL_TOKEN", "seckill-token", "off", "on: seckillVoucher needs a single-use token from seckillToken, handed out only while the sale is open (anti-bot)", func(c *Config, v string) error {
+		return parseBool(v, &c.SeckillToken)
+	}},
+	{"HMDP_SECKILL_TOKEN_TTL", "seckill-token-ttl", "10s", "how long a seckillToken token stays valid", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 10*time.Minute {
+			return fmt.Errorf("must be a duration from 1s to 10m, like 10s, got %q", v)
+		}
+		c.SeckillTokenTTL = d
 		return nil
 	}},
 	{"HMDP_DATA_DIR", "data-dir", "./data", "embedded database file and uploaded images", func(c *Config, v string) error {

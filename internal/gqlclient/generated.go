@@ -917,6 +917,8 @@ func (v *SeckillInput) GetEndTime() time.Time { return v.EndTime }
 // SeckillVoucherResponse is returned by SeckillVoucher on success.
 type SeckillVoucherResponse struct {
 	// One unit of a flash-sale voucher, at most one per user; the order is PENDING until persisted.
+	// token: from seckillToken, required when the server runs with HMDP_SECKILL_TOKEN=on and checked
+	// whenever given; each token works for one attempt.
 	SeckillVoucher SeckillVoucherSeckillVoucherSeckillResult `json:"seckillVoucher"`
 }
 

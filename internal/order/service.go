@@ -39,7 +39,8 @@ func (NopNotifier) OrderChanged(context.Context, *Order) {}
 
 // Sales is the part of the flash-sale service (seckill.Service) orders use.
 type Sales interface {
-	Seckill(ctx context.Context, userID, voucherID int64) (int64, error)
+	SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (int64, error)
+	IssueToken(ctx context.Context, userID, voucherID int64) (seckill.Token, error)
 	HeldOrders(ctx context.Context, userID int64, voucherIDs []int64) (map[int64]int64, error)
 	Release(ctx context.Context, userID, voucherID, orderID int64)
 	// RejectedOrder finds orderID among the given sales' rejected orders of userID.
@@ -149,13 +150,29 @@ type SeckillResult struct {
 // Seckill buys one unit of a flash-sale voucher for userID (see
 // seckill.Service.Seckill); the order is PENDING until persisted.
 func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (*SeckillResult, error) {
-	id, err := s.sk.Seckill(ctx, userID, voucherID)
+	return s.SeckillWithToken(ctx, userID, voucherID, "")
+}
+
+// SeckillWithToken is Seckill with an anti-bot token from SeckillToken
+// (seckill.Service.SeckillWithToken).
+func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (*SeckillResult, error) {
+	id, err := s.sk.SeckillWithToken(ctx, userID, voucherID, token)
 	if err != nil {
 		return nil, err
 	}
 	s.notifier.OrderChanged(ctx, &Order{ID: id, VoucherID: voucherID, UserID: userID,
 		Status: enum.OrderPending, CreateTime: idgen.Time(id)})
 	return &SeckillResult{OrderID: id, Status: enum.OrderPending}, nil
+}
+
+// SeckillToken hands userID a single-use anti-bot token for voucherID's
+// sale (seckill.Service.IssueToken).
+func (s *Service) SeckillToken(ctx context.Context, userID, voucherID int64) (*seckill.Token, error) {
+	t, err := s.sk.IssueToken(ctx, userID, voucherID)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
 }
 
 // Get returns userID's order id: from MySQL, or PENDING when Redis has

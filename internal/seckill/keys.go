@@ -10,6 +10,7 @@
 //	p + "seckill:{V}:orders"  stream of accepted orders (group "persist")
 //	p + "seckill:{V}:dead"    dead-letter stream
 //	p + "seckill:{V}:limit:U" user U's attempts on the sale (GCRA arrival time, ms; expires)
+//	p + "seckill:{V}:token:U" user U's single-use anti-bot token (expires)
 //	p + "seckill:{V}:rejected" hash: order id -> "user:reason" of orders ended unpersisted
 //	"seckill-rebuild-V"       name of the lock (internal/lock) for rebuilding the state
 //
@@ -46,4 +47,9 @@ func KeysOf(prefix string, id int64) Keys {
 // Limit is the key of userID's per-user attempt limit on the sale.
 func (k Keys) Limit(userID int64) string {
 	return k.State[:len(k.State)-len("state")] + "limit:" + strconv.FormatInt(userID, 10)
+}
+
+// Token is the key of userID's anti-bot token for the sale (token.go).
+func (k Keys) Token(userID int64) string {
+	return k.State[:len(k.State)-len("state")] + "token:" + strconv.FormatInt(userID, 10)
 }

@@ -34,7 +34,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "hmdp_order_persist_retries_total", Help: "Failed attempts to persist a batch of orders (retried with backoff).",
 		}),
 	}
-	for _, r := range []string{"ok", "out_of_stock", "already_ordered", "not_started", "ended", "rate_limited"} {
+	for _, r := range []string{"ok", "out_of_stock", "already_ordered", "not_started", "ended", "rate_limited", "bad_token"} {
 		m.requests.WithLabelValues(r)
 	}
 	// Set by the consumer loops (refreshPending), so a scrape does no I/O.

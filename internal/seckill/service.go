@@ -59,6 +59,8 @@ type Config struct {
 	// (default 1 s). Needs a single master (not a Cluster).
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	// Tokens configures the anti-bot tokens (token.go).
+	Tokens TokenConfig
 }
 
 // Service admits flash-sale attempts and runs this instance's stream consumers.
@@ -109,6 +111,7 @@ func New(cfg Config) *Service {
 		cfg.Now = time.Now
 	}
 	cfg.Consumer.defaults()
+	cfg.Tokens.defaults()
 	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, ids: cfg.IDs, locks: cfg.Locks, limiter: cfg.Limiter,
 		log: cfg.Log, cfg: cfg, now: cfg.Now, onPersisted: cfg.OnPersisted, onRejected: cfg.OnRejected}
 	s.admit = lua.NewBatcher(cfg.Redis, admit, lua.BatchOptions{})
@@ -132,6 +135,7 @@ const (
 	outOfStock     = 3
 	alreadyOrdered = 4
 	rateLimited    = 5 // with the retry-after
+	badToken       = 6
 	stateMissing   = -1
 )
 
@@ -163,8 +167,19 @@ func (s *Service) perUser() (interval, burst int64) {
 }
 
 // Seckill tries to buy one unit of voucherID for userID and returns the id of
-// the accepted order, which a consumer persists shortly after.
+// the accepted order, which a consumer persists shortly after. It is
+// SeckillWithToken without a token.
 func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, error) {
+	return s.SeckillWithToken(ctx, userID, voucherID, "")
+}
+
+// SeckillWithToken is Seckill with an anti-bot token from IssueToken: required
+// when the tokens are (TokenConfig.Required), checked and used up whenever given.
+func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (int64, error) {
+	if token == "" && s.cfg.Tokens.Required {
+		s.metrics.requests.WithLabelValues("bad_token").Inc()
+		return 0, apperr.BadInput("token", "is required: get one from seckillToken once the sale has started")
+	}
 	if s.knownSoldOut(voucherID) {
 		s.metrics.requests.WithLabelValues("out_of_stock").Inc()
 		return 0, apperr.New(apperr.OutOfStock, "sold out")
@@ -176,10 +191,15 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 	k := KeysOf(s.prefix, voucherID)
 	keys := []string{k.State, k.Buyers, k.Orders, k.Limit(userID)}
 	interval, burst := s.perUser()
+	args := []any{userID, orderID, voucherID, interval, burst}
+	if token != "" {
+		keys = append(keys, k.Token(userID))
+		args = append(args, token)
+	}
 	var code, retryMs int64
 	epoch := s.soldOutEpoch()
 	for attempt := 0; ; attempt++ {
-		res, err := s.admit.Run(ctx, keys, userID, orderID, voucherID, interval, burst).Result()
+		res, err := s.admit.Run(ctx, keys, args...).Result()
 		if err != nil {
 			return 0, fmt.Errorf("seckill admit: %w", err)
 		}
@@ -200,6 +220,9 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 	case rateLimited:
 		s.metrics.requests.WithLabelValues("rate_limited").Inc()
 		return 0, apperr.RateLimit("flash-sale attempts", retryMs)
+	case badToken:
+		s.metrics.requests.WithLabelValues("bad_token").Inc()
+		return 0, errBadToken(s.cfg.Tokens.TTL)
 	case admitted:
 		if err := s.confirmReplicated(ctx); err != nil {
 			return 0, err

@@ -28,7 +28,8 @@ type Documents = {
     "\n  query SearchShops($name: String!, $first: Int, $after: String) {\n    searchShops(name: $name, first: $first, after: $after) {\n      edges {\n        node {\n          ...ShopCard\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.SearchShopsDocument,
     "\n  query Shop($id: ID!) {\n    shop(id: $id) {\n      ...ShopCard\n      openHours\n      uvToday\n      type {\n        id\n        name\n      }\n      vouchers {\n        id\n        title\n        subTitle\n        rules\n        payValue\n        actualValue\n        type\n        status\n        seckill {\n          stock\n          beginTime\n          endTime\n        }\n      }\n    }\n  }\n": typeof types.ShopDocument,
     "\n  fragment OrderFields on VoucherOrder {\n    id\n    status\n    payType\n    createTime\n    payTime\n    voucher {\n      id\n      title\n      payValue\n      actualValue\n      shop {\n        id\n        name\n      }\n    }\n  }\n": typeof types.OrderFieldsFragmentDoc,
-    "\n  mutation Seckill($voucherId: ID!) {\n    seckillVoucher(voucherId: $voucherId) {\n      orderId\n      status\n    }\n  }\n": typeof types.SeckillDocument,
+    "\n  mutation SeckillToken($voucherId: ID!) {\n    seckillToken(voucherId: $voucherId) {\n      token\n    }\n  }\n": typeof types.SeckillTokenDocument,
+    "\n  mutation Seckill($voucherId: ID!, $token: String) {\n    seckillVoucher(voucherId: $voucherId, token: $token) {\n      orderId\n      status\n    }\n  }\n": typeof types.SeckillDocument,
     "\n  query Order($id: ID!) {\n    order(id: $id) {\n      ...OrderFields\n    }\n  }\n": typeof types.OrderDocument,
     "\n  query MyOrders($first: Int, $after: String) {\n    myOrders(first: $first, after: $after) {\n      edges {\n        node {\n          ...OrderFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MyOrdersDocument,
     "\n  mutation PayOrder($orderId: ID!, $payType: PayType!) {\n    payOrder(orderId: $orderId, payType: $payType) {\n      ...OrderFields\n    }\n  }\n": typeof types.PayOrderDocument,
@@ -62,7 +63,8 @@ const documents: Documents = {
     "\n  query SearchShops($name: String!, $first: Int, $after: String) {\n    searchShops(name: $name, first: $first, after: $after) {\n      edges {\n        node {\n          ...ShopCard\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.SearchShopsDocument,
     "\n  query Shop($id: ID!) {\n    shop(id: $id) {\n      ...ShopCard\n      openHours\n      uvToday\n      type {\n        id\n        name\n      }\n      vouchers {\n        id\n        title\n        subTitle\n        rules\n        payValue\n        actualValue\n        type\n        status\n        seckill {\n          stock\n          beginTime\n          endTime\n        }\n      }\n    }\n  }\n": types.ShopDocument,
     "\n  fragment OrderFields on VoucherOrder {\n    id\n    status\n    payType\n    createTime\n    payTime\n    voucher {\n      id\n      title\n      payValue\n      actualValue\n      shop {\n        id\n        name\n      }\n    }\n  }\n": types.OrderFieldsFragmentDoc,
-    "\n  mutation Seckill($voucherId: ID!) {\n    seckillVoucher(voucherId: $voucherId) {\n      orderId\n      status\n    }\n  }\n": types.SeckillDocument,
+    "\n  mutation SeckillToken($voucherId: ID!) {\n    seckillToken(voucherId: $voucherId) {\n      token\n    }\n  }\n": types.SeckillTokenDocument,
+    "\n  mutation Seckill($voucherId: ID!, $token: String) {\n    seckillVoucher(voucherId: $voucherId, token: $token) {\n      orderId\n      status\n    }\n  }\n": types.SeckillDocument,
     "\n  query Order($id: ID!) {\n    order(id: $id) {\n      ...OrderFields\n    }\n  }\n": types.OrderDocument,
     "\n  query MyOrders($first: Int, $after: String) {\n    myOrders(first: $first, after: $after) {\n      edges {\n        node {\n          ...OrderFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MyOrdersDocument,
     "\n  mutation PayOrder($orderId: ID!, $payType: PayType!) {\n    payOrder(orderId: $orderId, payType: $payType) {\n      ...OrderFields\n    }\n  }\n": types.PayOrderDocument,
@@ -155,7 +157,11 @@ export function graphql(source: "\n  fragment OrderFields on VoucherOrder {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Seckill($voucherId: ID!) {\n    seckillVoucher(voucherId: $voucherId) {\n      orderId\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation Seckill($voucherId: ID!) {\n    seckillVoucher(voucherId: $voucherId) {\n      orderId\n      status\n    }\n  }\n"];
+export function graphql(source: "\n  mutation SeckillToken($voucherId: ID!) {\n    seckillToken(voucherId: $voucherId) {\n      token\n    }\n  }\n"): (typeof documents)["\n  mutation SeckillToken($voucherId: ID!) {\n    seckillToken(voucherId: $voucherId) {\n      token\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Seckill($voucherId: ID!, $token: String) {\n    seckillVoucher(voucherId: $voucherId, token: $token) {\n      orderId\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation Seckill($voucherId: ID!, $token: String) {\n    seckillVoucher(voucherId: $voucherId, token: $token) {\n      orderId\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -210,9 +210,17 @@ export const OrderFields = graphql(`
   }
 `)
 
+export const SeckillTokenMutation = graphql(`
+  mutation SeckillToken($voucherId: ID!) {
+    seckillToken(voucherId: $voucherId) {
+      token
+    }
+  }
+`)
+
 export const SeckillMutation = graphql(`
-  mutation Seckill($voucherId: ID!) {
-    seckillVoucher(voucherId: $voucherId) {
+  mutation Seckill($voucherId: ID!, $token: String) {
+    seckillVoucher(voucherId: $voucherId, token: $token) {
       orderId
       status
     }
