@@ -209,6 +209,24 @@ func BenchmarkSeckillAdmission(b *testing.B) {
 		reportLatency(b, bareLat, "bare-")
 		reportLatency(b, gqlLat, "graphql-")
 	})
+	// What the anti-bot token costs (HMDP_SECKILL_TOKEN): attempts that each
+	// first fetch a token (seckillToken, then seckillVoucher with it) against
+	// attempts without, in alternating rounds. Both rates count admissions.
+	b.Run("token", func(b *testing.B) {
+		b.StopTimer()
+		const rounds = 6
+		n := max(b.N/rounds, 1000)
+		var plainT, tokenT time.Duration
+		for range rounds {
+			d, _ := s.measure(b, n, 0, s.graphql)
+			plainT += d
+			d, _ = s.measure(b, n, 0, s.graphqlWithToken)
+			tokenT += d
+		}
+		b.ReportMetric(float64(n*rounds)/plainT.Seconds(), "plain-admissions/s")
+		b.ReportMetric(float64(n*rounds)/tokenT.Seconds(), "token-admissions/s")
+		b.ReportMetric(plainT.Seconds()/tokenT.Seconds(), "x-plain")
+	})
 	// Five rounds, each a closed-loop GraphQL run that finds the peak rate
 	// right now, then a run paced at 70% of it: the latencies of the paced
 	// runs give p50/p99. Measuring the peak just before each paced run keeps
@@ -229,4 +247,30 @@ func BenchmarkSeckillAdmission(b *testing.B) {
 		b.ReportMetric(float64(n*rounds)/pacedT.Seconds(), "req/s")
 		reportLatency(b, lat, "")
 	})
+}
+
+// graphqlWithToken is graphql with a token fetched first, as a client of a
+// server with HMDP_SECKILL_TOKEN=on does.
+func (s *benchSale) graphqlWithToken(user int, voucher int64) error {
+	v := strconv.FormatInt(voucher, 10)
+	body, _ := json.Marshal(map[string]any{"query": seckillTokenMutation, "variables": map[string]any{"v": v}})
+	_, raw, err := s.http.post("/graphql", body, "Authorization", "Bearer "+s.tokens[user])
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Data struct{ SeckillToken struct{ Token string } }
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || out.Data.SeckillToken.Token == "" {
+		return fmt.Errorf("no token: %s", raw)
+	}
+	body, _ = json.Marshal(map[string]any{"query": seckillWithTokenMutation, "variables": map[string]any{"v": v, "t": out.Data.SeckillToken.Token}})
+	_, raw, err = s.http.post("/graphql", body, "Authorization", "Bearer "+s.tokens[user])
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(raw, []byte(`"PENDING"`)) {
+		return fmt.Errorf("not accepted: %s", raw)
+	}
+	return nil
 }

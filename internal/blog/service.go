@@ -177,26 +177,35 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 		}
 		shopID = *in.ShopID
 	}
-	var b *ent.Blog
-	err := database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
-		if s.use != nil {
-			if err := s.use.Claim(ctx, tx, author, "input.images", true, in.Images); err != nil {
-				return err
-			}
-		}
-		var err error
-		b, err = tx.Blog.Create().SetUserID(author).SetShopID(shopID).
+	insert := func(db *ent.Client) (*ent.Blog, error) {
+		return db.Blog.Create().SetUserID(author).SetShopID(shopID).
 			SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
 			SetLiked(0).SetComments(0).
 			// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
 			// must be the same whether pushed now or rebuilt from MySQL later.
 			SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
-		return err
-	})
+	}
+	var b *ent.Blog
+	var err error
+	if s.use == nil || len(in.Images) == 0 {
+		b, err = insert(s.db)
+	} else {
+		// The images are claimed in the blog's transaction, so the image
+		// collector cannot remove one before the blog shows it.
+		err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+			if err := s.use.Claim(ctx, tx, author, "input.images", true, in.Images); err != nil {
+				return err
+			}
+			b, err = insert(tx.Client())
+			return err
+		})
+		if b != nil {
+			b = b.Unwrap()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	b = b.Unwrap()
 	if s.fanout != nil {
 		// The blog is saved whatever happens here; a failed push is logged
 		// and the followers' inboxes are rebuilt from MySQL when lost.
