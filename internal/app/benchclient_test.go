@@ -45,11 +45,11 @@ func newBenchHTTP(serverURL string, conns int) *benchHTTP {
 	return h
 }
 
-// post sends a POST of a JSON body to path with extra headers (name, value
-// pairs) and returns the status and the response body.
-func (h *benchHTTP) post(path string, body []byte, headers ...string) (int, []byte, error) {
+// post sends a POST of a JSON body to /graphql with extra headers (name,
+// value pairs) and returns the status and the response body.
+func (h *benchHTTP) post(body []byte, headers ...string) (int, []byte, error) {
 	if h.std != nil {
-		return h.postStd(path, body, headers)
+		return h.postStd(body, headers)
 	}
 	var c *benchConn
 	select {
@@ -61,7 +61,7 @@ func (h *benchHTTP) post(path string, body []byte, headers ...string) (int, []by
 		}
 		c = &benchConn{c: nc, br: bufio.NewReader(nc), bw: bufio.NewWriter(nc)}
 	}
-	fmt.Fprintf(c.bw, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", path, h.host, len(body))
+	fmt.Fprintf(c.bw, "POST /graphql HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", h.host, len(body))
 	for i := 0; i+1 < len(headers); i += 2 {
 		fmt.Fprintf(c.bw, "%s: %s\r\n", headers[i], headers[i+1])
 	}
@@ -91,8 +91,8 @@ func (h *benchHTTP) post(path string, body []byte, headers ...string) (int, []by
 	return res.StatusCode, raw, nil
 }
 
-func (h *benchHTTP) postStd(path string, body []byte, headers []string) (int, []byte, error) {
-	req, _ := http.NewRequest(http.MethodPost, h.stdTo+path, bytes.NewReader(body))
+func (h *benchHTTP) postStd(body []byte, headers []string) (int, []byte, error) {
+	req, _ := http.NewRequest(http.MethodPost, h.stdTo+"/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])

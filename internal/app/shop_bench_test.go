@@ -50,7 +50,7 @@ func newPoster(url, query string, vars map[string]any, conns int) *gqlPoster {
 }
 
 func (p *gqlPoster) post() error {
-	status, raw, err := p.h.post("/graphql", p.body)
+	status, raw, err := p.h.post(p.body)
 	if err == nil && (status != http.StatusOK || bytes.Contains(raw, []byte(`"errors"`))) {
 		err = fmt.Errorf("status %d: %s", status, raw)
 	}
