@@ -214,6 +214,7 @@ func (c *consumers) work(voucherID int64) {
 		// bounds how long Stop waits for it.
 		// The read runs under the hard context: a read cut off by Stop after
 		// Redis delivered would leave entries pending with no one to handle them.
+		epoch := c.readEpoch(k)
 		res, err := c.s.rdb.XReadGroup(c.hard, &redis.XReadGroupArgs{
 			Group: Group, Consumer: c.cfg.Name, Streams: []string{k.Orders, ">"},
 			Count: c.cfg.Batch, Block: c.cfg.Block,
@@ -237,7 +238,7 @@ func (c *consumers) work(voucherID int64) {
 		}
 		backoff.reset()
 		for _, st := range res {
-			c.handle(k, voucherID, st.Messages, log)
+			c.handle(k, voucherID, st.Messages, epoch, log)
 		}
 		c.refreshPending(k, voucherID)
 	}
@@ -247,6 +248,7 @@ func (c *consumers) work(voucherID int64) {
 // died or hangs): those delivered more than MaxDeliveries times go to the
 // dead-letter stream, the rest are persisted here.
 func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
+	epoch := c.readEpoch(k)
 	msgs, _, err := c.s.rdb.XAutoClaim(c.hard, &redis.XAutoClaimArgs{
 		Stream: k.Orders, Group: Group, Consumer: c.cfg.Name,
 		MinIdle: c.cfg.ClaimIdle, Start: "0-0", Count: c.cfg.Batch,
@@ -286,6 +288,6 @@ func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
 	c.announceRejected(ended)
 	if len(keep) > 0 {
 		log.Warn("took over idle order entries", "count", len(keep))
-		c.handle(k, voucherID, keep, log)
+		c.handle(k, voucherID, keep, epoch, log)
 	}
 }

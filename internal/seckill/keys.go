@@ -12,6 +12,7 @@
 //	p + "seckill:{V}:limit:U" user U's attempts on the sale (GCRA arrival time, ms; expires)
 //	p + "seckill:{V}:token:U" user U's single-use anti-bot token (expires)
 //	p + "seckill:{V}:rejected" hash: order id -> "user:reason" of orders ended unpersisted
+//	p + "seckill:{V}:epoch"   random id of the last rebuild of the state (epoch.go)
 //	"seckill-rebuild-V"       name of the lock (internal/lock) for rebuilding the state
 //
 // MySQL is the source of truth: the state is written
@@ -27,7 +28,7 @@ const Group = "persist"
 
 // Keys are the Redis keys of one voucher's sale.
 type Keys struct {
-	State, Buyers, Orders, Dead, Rejected, Lock string
+	State, Buyers, Orders, Dead, Rejected, Epoch, Lock string
 }
 
 // KeysOf returns the keys of voucher id under prefix.
@@ -40,6 +41,7 @@ func KeysOf(prefix string, id int64) Keys {
 		Dead:   base + "dead",
 		// Rejected orders, so order(id) shows them ended rather than absent.
 		Rejected: base + "rejected",
+		Epoch:    base + "epoch",
 		Lock:     "seckill-rebuild-" + strconv.FormatInt(id, 10),
 	}
 }

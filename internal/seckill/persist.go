@@ -22,8 +22,9 @@ import (
 // retried with backoff while MySQL fails (the batch is not acknowledged, so
 // nothing is lost, and the next batch waits, so nothing is reordered); then
 // XACK (and XDEL: the stream holds only what is not yet persisted). Entries
-// MySQL refuses are ended (endEntry) and their buyers told.
-func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *slog.Logger) {
+// MySQL refuses are ended (endEntry) and their buyers told. epoch is the
+// sale's epoch before msgs were read (epoch.go).
+func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, epoch string, log *slog.Logger) {
 	if len(msgs) == 0 {
 		return
 	}
@@ -37,6 +38,10 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, log *
 		entries = append(entries, e)
 	}
 	c.persistBatch(k, voucherID, entries, log)
+	c.settleEpoch(k, epoch, log)
+	if h := c.s.hooks.settled; h != nil {
+		h()
+	}
 }
 
 // persistBatch persists entries, retrying while MySQL is down. A batch that

@@ -94,6 +94,8 @@ type Service struct {
 type hooks struct {
 	insert func([]entry) error // in the batch's transaction, before its writes
 	probe  func() error        // before the MySQL probe of a failed batch
+	// settled runs after a batch is done and its epoch checked
+	settled func()
 }
 
 // New returns the service. Start the consumers with Start.

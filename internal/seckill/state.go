@@ -149,6 +149,9 @@ func (s *Service) rebuild(ctx context.Context, voucherID int64) error {
 		if n == 2 {
 			return nil // another caller rebuilt it while we waited
 		}
+		if err := newEpoch(ctx, s.rdb, k); err != nil { // before reading: epoch.go
+			return err
+		}
 		st, err := s.loadState(ctx, voucherID, k)
 		if err != nil {
 			return err
