@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ type Sales interface {
 	SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (int64, error)
 	IssueToken(ctx context.Context, userID, voucherID int64) (seckill.Token, error)
 	HeldOrders(ctx context.Context, userID int64, voucherIDs []int64) (map[int64]int64, error)
+	BacklogOrders(ctx context.Context, userID int64) (map[int64]int64, error)
 	Release(ctx context.Context, userID, voucherID, orderID int64)
 	// RejectedOrder finds orderID among the given sales' rejected orders of userID.
 	RejectedOrder(ctx context.Context, userID, orderID int64, voucherIDs []int64) (voucherID int64, reason string, err error)
@@ -219,12 +221,24 @@ func (s *Service) rejected(ctx context.Context, userID, id int64) (*Order, error
 func (s *Service) pending(ctx context.Context, userID int64) ([]*Order, error) {
 	sales, err := s.db.SeckillVoucher.Query().
 		Where(entseckillvoucher.EndTimeGT(s.now().Add(-24 * time.Hour))).IDs(ctx)
-	if err != nil || len(sales) == 0 {
+	if err != nil {
 		return nil, err
 	}
-	held, err := s.sk.HeldOrders(ctx, userID, sales)
-	if err != nil || len(held) == 0 {
+	held := map[int64]int64{}
+	if len(sales) > 0 {
+		if held, err = s.sk.HeldOrders(ctx, userID, sales); err != nil {
+			return nil, err
+		}
+	}
+	// Older sales keep no buyers in Redis; an outage's backlog of theirs,
+	// persisted late, still shows as PENDING until it is.
+	old, err := s.sk.BacklogOrders(ctx, userID)
+	if err != nil {
 		return nil, err
+	}
+	maps.Copy(held, old)
+	if len(held) == 0 {
+		return nil, nil
 	}
 	ids := make([]int64, 0, len(held))
 	for _, id := range held {

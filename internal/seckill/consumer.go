@@ -61,7 +61,11 @@ type consumers struct {
 
 	mu      sync.Mutex
 	running map[int64]bool
-	started bool
+	// oldBacklogs are the sales that ended more than stateTTL ago with
+	// orders still in their stream (their buyers hashes are gone, so
+	// BacklogOrders reads the streams to show those orders PENDING).
+	oldBacklogs map[int64]bool
+	started     bool
 	// soft stops reading new batches; hard abandons a batch still being retried.
 	soft, hard         context.Context
 	stopSoft, stopHard context.CancelFunc
@@ -69,7 +73,7 @@ type consumers struct {
 }
 
 func newConsumers(s *Service) *consumers {
-	return &consumers{s: s, cfg: s.cfg.Consumer, running: map[int64]bool{}}
+	return &consumers{s: s, cfg: s.cfg.Consumer, running: map[int64]bool{}, oldBacklogs: map[int64]bool{}}
 }
 
 // Start runs the consumers until Stop (and may be called again after it).
@@ -180,6 +184,9 @@ func (c *consumers) watchOldBacklogs(cutoff time.Time) {
 	for i, id := range todo {
 		if lens[i].Val() > 0 {
 			c.s.log.Warn("persisting the backlog of a sale that ended more than a day ago", "voucher", id, "orders", lens[i].Val())
+			c.mu.Lock()
+			c.oldBacklogs[id] = true
+			c.mu.Unlock()
 			c.watch(id)
 		}
 	}
@@ -290,4 +297,40 @@ func (c *consumers) claim(k Keys, voucherID int64, log *slog.Logger) {
 		log.Warn("took over idle order entries", "count", len(keep))
 		c.handle(k, voucherID, keep, epoch, log)
 	}
+}
+
+// maxBacklogScan bounds the entries BacklogOrders reads per old sale.
+const maxBacklogScan = 10_000
+
+// BacklogOrders returns userID's orders, by voucher, still waiting in the
+// streams of sales that ended more than a day ago (a backlog an outage left
+// behind, being persisted now): their buyers hashes have expired, so
+// HeldOrders cannot show them. Empty unless such a backlog was found.
+func (s *Service) BacklogOrders(ctx context.Context, userID int64) (map[int64]int64, error) {
+	c := s.consumers
+	c.mu.Lock()
+	ids := make([]int64, 0, len(c.oldBacklogs))
+	for id := range c.oldBacklogs {
+		ids = append(ids, id)
+	}
+	c.mu.Unlock()
+	out := map[int64]int64{}
+	for _, id := range ids {
+		msgs, err := s.rdb.XRangeN(ctx, KeysOf(s.prefix, id).Orders, "-", "+", maxBacklogScan).Result()
+		if err != nil {
+			return nil, err
+		}
+		if len(msgs) == 0 {
+			c.mu.Lock()
+			delete(c.oldBacklogs, id) // persisted: nothing left to show
+			c.mu.Unlock()
+			continue
+		}
+		for _, m := range msgs {
+			if e, err := parseEntry(m); err == nil && e.user == userID && e.voucher == id {
+				out[id] = e.order
+			}
+		}
+	}
+	return out, nil
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
@@ -106,6 +108,55 @@ func TestRebuildDuringBatchInFlight(t *testing.T) {
 			if r := ev.reason(id); r != "" {
 				t.Fatalf("order %d rejected: %s", id, r)
 			}
+		}
+	})
+}
+
+// A backlog of a sale that ended more than a day ago (its buyers hash long
+// gone) is persisted, and until then BacklogOrders shows its orders.
+func TestOldBacklogIsShownUntilPersisted(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		f := newService(t, b, fast)
+		ctx := context.Background()
+		v := f.sale(t, 10, time.Now().Add(-72*time.Hour), time.Now().Add(-48*time.Hour))
+		k := KeysOf(b.Redis.Prefix, v)
+		if err := b.Redis.Client.Del(ctx, k.State, k.Buyers).Err(); err != nil {
+			t.Fatal(err)
+		}
+		order, err := f.s.ids.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Redis.Client.XAdd(ctx, &redis.XAddArgs{Stream: k.Orders, Values: map[string]any{
+			"order": order, "user": 9, "voucher": v}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		down := true
+		failing := func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			if down {
+				return errors.New("injected: MySQL unreachable")
+			}
+			return nil
+		}
+		f.s.hooks.insert = func([]entry) error { return failing() }
+		f.s.hooks.probe = failing
+		f.s.Start()
+		testenv.Eventually(t, 10*time.Second, "the old backlog shown", func() bool {
+			held, err := f.s.BacklogOrders(ctx, 9)
+			return err == nil && held[v] == order
+		})
+		if held, _ := f.s.BacklogOrders(ctx, 8); len(held) != 0 {
+			t.Fatalf("another user's backlog: %v", held)
+		}
+		mu.Lock()
+		down = false
+		mu.Unlock()
+		f.waitPersisted(t, v, 1)
+		if held, err := f.s.BacklogOrders(ctx, 9); err != nil || len(held) != 0 {
+			t.Fatalf("after persisting: %v %v", held, err)
 		}
 	})
 }
