@@ -38,7 +38,7 @@ func StartRedis() (*Redis, error) {
 	if err := m.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("start embedded redis: %w", err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true, PoolSize: redisx.PoolSize()})
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { advanceClock(m, done) })

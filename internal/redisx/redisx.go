@@ -5,6 +5,7 @@ package redisx
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,14 @@ func (c *Conn) Close() error {
 	return err
 }
 
+// PoolSize is the most connections a client keeps (per node on a Cluster).
+// go-redis's default, 10 per CPU, is meant for short commands; but each
+// flash sale being consumed holds one connection in a blocking XREADGROUP
+// (internal/seckill), and with a few dozen sales the requests would queue
+// for the rest. Connections are opened only when needed, so the headroom
+// costs nothing until it is used.
+func PoolSize() int { return 10*runtime.GOMAXPROCS(0) + 256 }
+
 // Open connects to addrs (one address: a single server; several: a Redis
 // Cluster) and checks that it answers.
 func Open(ctx context.Context, addrs []string) (*Conn, error) {
@@ -49,6 +58,7 @@ func Open(ctx context.Context, addrs []string) (*Conn, error) {
 		ReadTimeout:           3 * time.Second,
 		WriteTimeout:          3 * time.Second,
 		IsClusterMode:         len(addrs) > 1,
+		PoolSize:              PoolSize(),
 	}
 	c := redis.NewUniversalClient(opts)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -79,6 +89,7 @@ func OpenSentinel(ctx context.Context, sentinels []string, master string) (*Conn
 		DialTimeout:           3 * time.Second,
 		ReadTimeout:           3 * time.Second,
 		WriteTimeout:          3 * time.Second,
+		PoolSize:              PoolSize(),
 	})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
