@@ -2,8 +2,6 @@ package seckill
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,20 +31,7 @@ func TestRebuildDuringBatchInFlight(t *testing.T) {
 			}
 			ids[u] = id
 		}
-		// MySQL refuses the batch (as when it is cut off), so the consumer
-		// holds it in memory and retries.
-		var mu sync.Mutex
-		down := true
-		failing := func() error {
-			mu.Lock()
-			defer mu.Unlock()
-			if down {
-				return errors.New("injected: MySQL unreachable")
-			}
-			return nil
-		}
-		f.s.hooks.insert = func([]entry) error { return failing() }
-		f.s.hooks.probe = failing
+		restore := f.cutMySQL() // the consumer holds the batch in memory, retrying
 		settled := make(chan struct{}, 16)
 		f.s.hooks.settled = func() { settled <- struct{}{} }
 		f.s.Start()
@@ -62,9 +47,7 @@ func TestRebuildDuringBatchInFlight(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids[4] = id4
-		mu.Lock()
-		down = false
-		mu.Unlock()
+		restore()
 		select {
 		case <-settled:
 		case <-time.After(10 * time.Second):
@@ -131,18 +114,7 @@ func TestOldBacklogIsShownUntilPersisted(t *testing.T) {
 			"order": order, "user": 9, "voucher": v}}).Err(); err != nil {
 			t.Fatal(err)
 		}
-		var mu sync.Mutex
-		down := true
-		failing := func() error {
-			mu.Lock()
-			defer mu.Unlock()
-			if down {
-				return errors.New("injected: MySQL unreachable")
-			}
-			return nil
-		}
-		f.s.hooks.insert = func([]entry) error { return failing() }
-		f.s.hooks.probe = failing
+		restore := f.cutMySQL()
 		f.s.Start()
 		testenv.Eventually(t, 10*time.Second, "the old backlog shown", func() bool {
 			held, err := f.s.BacklogOrders(ctx, 9)
@@ -151,9 +123,7 @@ func TestOldBacklogIsShownUntilPersisted(t *testing.T) {
 		if held, _ := f.s.BacklogOrders(ctx, 8); len(held) != 0 {
 			t.Fatalf("another user's backlog: %v", held)
 		}
-		mu.Lock()
-		down = false
-		mu.Unlock()
+		restore()
 		f.waitPersisted(t, v, 1)
 		if held, err := f.s.BacklogOrders(ctx, 9); err != nil || len(held) != 0 {
 			t.Fatalf("after persisting: %v %v", held, err)

@@ -2,8 +2,10 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,3 +110,26 @@ func (f *fixture) mysqlStock(t *testing.T, v int64) int {
 }
 
 var _ = ent.IsNotFound
+
+// cutMySQL makes the consumers' batch inserts and MySQL probes fail, as when
+// MySQL is unreachable, until the returned function restores them: a batch
+// read meanwhile stays in its consumer's memory, retried.
+func (f *fixture) cutMySQL() (restore func()) {
+	var mu sync.Mutex
+	down := true
+	failing := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if down {
+			return errors.New("injected: MySQL unreachable")
+		}
+		return nil
+	}
+	f.s.hooks.insert = func([]entry) error { return failing() }
+	f.s.hooks.probe = failing
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		down = false
+	}
+}
