@@ -97,7 +97,7 @@ func (w *Watch) tick() {
 	ttl := w.s.cfg.SessionTTL
 	next := ttl / 3
 	if w.inUse() {
-		if err := touchSession.Run(ctx, w.s.rdb, []string{w.key}, ttl.Milliseconds()).Err(); err != nil {
+		if err := w.s.batch.RunScript(ctx, touchSession, []string{w.key}, ttl.Milliseconds()).Err(); err != nil {
 			if errors.Is(err, redis.Nil) {
 				w.end()
 				return
