@@ -217,8 +217,9 @@ func (c *consumers) work(voucherID int64) {
 		// BLOCK rather than polling (which cost every instance ten reads a
 		// second per sale): a blocked read holds one pooled connection per
 		// sale consumed (sales that ended less than a day ago, or with a
-		// backlog), so the pool must exceed the number of such sales; Block
-		// bounds how long Stop waits for it.
+		// backlog), so the pool must exceed the number of such sales
+		// (redisx.PoolSize leaves 256 for them); Block bounds how long Stop
+		// waits for it.
 		// The read runs under the hard context: a read cut off by Stop after
 		// Redis delivered would leave entries pending with no one to handle them.
 		epoch := c.readEpoch(k)
