@@ -57,6 +57,9 @@ type Config struct {
 	WSMaxSocketsPerUser int
 	// NearCacheTTL is the in-process near cache's lifetime (0 = off).
 	NearCacheTTL time.Duration
+	// ResponseCache answers repeated anonymous shop(id) queries from memory
+	// while the near cache holds the same shop (internal/respcache).
+	ResponseCache bool
 	// HotShops are served with logical expiry; HotShopsTop adds the most-read
 	// shops of the last HotShopsWindow (0 = none).
 	HotShops       []int64
@@ -337,6 +340,9 @@ var settings = []setting{
 		}
 		c.NearCacheTTL = d
 		return nil
+	}},
+	{"HMDP_RESPONSE_CACHE", "response-cache", "on", "answer repeated anonymous queries of public data (shop(id) with the shop's own fields) from memory, while the near cache holds the same shop; needs HMDP_NEAR_CACHE_TTL above 0 to have any effect", func(c *Config, v string) error {
+		return parseBool(v, &c.ResponseCache)
 	}},
 	{"HMDP_HOT_SHOPS", "hot-shops", "", "comma-separated shop ids always served with logical expiry (preloaded; never wait for MySQL)", func(c *Config, v string) error {
 		c.HotShops = nil

@@ -19,6 +19,7 @@ import (
 	"github.com/hmdp/hmdp/graph"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/playground"
+	"github.com/hmdp/hmdp/internal/respcache"
 	webapp "github.com/hmdp/hmdp/web/app"
 )
 
@@ -26,9 +27,25 @@ func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
 	origins := originPolicy{allowed: a.cfg.AllowedOrigins}
 	ws := gorillaWebsocket{CheckOrigin: origins.allows, Heartbeat: a.heartbeat}
-	// Outermost first: origin checks, CORS, the session, the body limit, then
-	// websockets go on their own goroutines (which shutdown ends), then gqlgen.
-	api := ws.Detach(a.shutdown, tidyRequestErrors(a.graphqlServer(ws)))
+	// Outermost first: origin checks, CORS, the session, the body limit, the
+	// response cache, then websockets go on their own goroutines (which
+	// shutdown ends), then gqlgen.
+	metrics := newGraphQLMetrics(a.registry)
+	var responses *respcache.Cache
+	if a.cfg.ResponseCache {
+		responses = respcache.New(respcache.Config{
+			Roots:      a.resolver.CacheableRoots(),
+			Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
+			Counted:    metrics.countServed,
+			Registerer: a.registry,
+		})
+	}
+	api := ws.Detach(a.shutdown, tidyRequestErrors(a.graphqlServer(ws, metrics, responses)))
+	if responses != nil {
+		// Inside the session and body limit (it needs the viewer and reads
+		// the body), outside gqlgen (a kept answer skips it).
+		api = responses.Handler(api)
+	}
 	api = limitBodies(a.cfg.MaxBodyBytes, maxUploadBody, api)
 	api = withViewer(a.auth, a.cfg.TrustedProxies, a.log, api)
 	api = origins.cors(api)
@@ -55,7 +72,7 @@ func (a *App) routes() http.Handler {
 	return mux
 }
 
-func (a *App) graphqlServer(ws gorillaWebsocket) *handler.Server {
+func (a *App) graphqlServer(ws gorillaWebsocket, metrics *GraphQLMetrics, responses *respcache.Cache) *handler.Server {
 	srv := handler.New(graph.NewSchema(a.resolver))
 	srv.AddTransport(transport.Websocket{
 		// gorillaWebsocket sends the pings and keep-alives (graphql-transport-ws
@@ -79,6 +96,10 @@ func (a *App) graphqlServer(ws gorillaWebsocket) *handler.Server {
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(a.resolver.WithDataloaders(ctx))
 	})
+	if responses != nil {
+		srv.AroundOperations(responses.AroundOperations)
+		srv.AroundResponses(responses.AroundResponses)
+	}
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetErrorPresenter(presentError(a.log))
 	srv.SetRecoverFunc(recoverPanic(a.log))
@@ -88,7 +109,7 @@ func (a *App) graphqlServer(ws gorillaWebsocket) *handler.Server {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(DepthLimit{Max: a.cfg.MaxDepth})
 	srv.Use(&ComplexityLimit{Max: a.cfg.MaxComplexity})
-	srv.Use(newGraphQLMetrics(a.registry))
+	srv.Use(metrics)
 	return srv
 }
 

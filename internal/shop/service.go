@@ -218,9 +218,16 @@ func (s *Service) View(ctx context.Context, id int64, v Visitor) (*ent.Shop, err
 	if err != nil || sh == nil {
 		return sh, err
 	}
+	s.Visited(id, v)
+	return sh, nil
+}
+
+// Visited counts v as today's visitor of shop id and the read towards the
+// hot shops: what View does besides reading, for a read answered elsewhere
+// (a kept response, see internal/respcache).
+func (s *Service) Visited(id int64, v Visitor) {
 	s.countVisit(id, v)
 	s.hot.note(id)
-	return sh, nil
 }
 
 // Types returns every shop type ordered by sort (then id), cached as one list.

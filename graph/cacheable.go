@@ -1,0 +1,43 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/respcache"
+	"github.com/hmdp/hmdp/internal/shop"
+)
+
+// pureShopFields are the Shop fields computed from the shop row alone:
+// neither type (another cache), distance (the enclosing search), uvToday
+// (live) nor vouchers (stock) are.
+var pureShopFields = map[string]bool{
+	"id": true, "name": true, "images": true, "area": true, "address": true, "x": true, "y": true,
+	"avgPrice": true, "sold": true, "comments": true, "score": true, "openHours": true,
+}
+
+// CacheableRoots are the root fields whose anonymous answers the response
+// cache may keep: shop(id), valid while the shop cache returns the same
+// value, each answer from memory counted as a visit like Query.shop's.
+func (r *Resolver) CacheableRoots() map[string]respcache.Root {
+	shopID := func(args map[string]any) (int64, error) { return model.UnmarshalID(args["id"]) }
+	return map[string]respcache.Root{
+		"shop": {
+			Fields: pureShopFields,
+			Current: func(ctx context.Context, args map[string]any) (any, error) {
+				id, err := shopID(args)
+				if err != nil {
+					return nil, err
+				}
+				return r.ShopService.Get(ctx, id)
+			},
+			Served: func(ctx context.Context, args map[string]any, value any) {
+				if sh, _ := value.(*ent.Shop); sh != nil {
+					r.ShopService.Visited(sh.ID, shop.Visitor{Address: auth.ClientIP(ctx)})
+				}
+			},
+		},
+	}
+}

@@ -1,0 +1,170 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/hmdp/hmdp/internal/gqlclient"
+	"github.com/hmdp/hmdp/internal/testenv"
+)
+
+const pureShopQuery = `query PublicShop($id: ID!) { shop(id: $id) { id name avgPrice ... on Shop { score } } }`
+
+// rawPost sends body as a POST from peer (in process) and returns the status and body.
+func rawPost(t *testing.T, ts *testServer, peer, token string, body []byte) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.URL+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return rawDo(t, ts, peer, req)
+}
+
+func rawDo(t *testing.T, ts *testServer, peer string, req *http.Request) (int, string) {
+	t.Helper()
+	client := &http.Client{Transport: handlerTransport{h: ts.app.Handler(), remoteAddr: peer}}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, string(raw)
+}
+
+func requestBody(t *testing.T, query string, vars map[string]any) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// cacheCounts reads the response cache's counters.
+func cacheCounts(t *testing.T, ts *testServer) (hit, stored, pass float64) {
+	t.Helper()
+	return metricValue(t, ts, `hmdp_response_cache_total{result="hit"}`),
+		metricValue(t, ts, `hmdp_response_cache_total{result="stored"}`),
+		metricValue(t, ts, `hmdp_response_cache_total{result="pass"}`)
+}
+
+// Anonymous shop(id) reads of the shop's own fields are answered from memory
+// after the first, byte for byte, still counted as visits and as operations;
+// an update is seen at once; nothing personal, live or failed is kept.
+func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
+		ts := startServer(t, backend, func(c *Config) { c.NearCacheTTL = time.Hour })
+		admin := ts.login("13900000000")
+		// A shop of its own, so the visitor count starts at zero on a shared Redis.
+		id := must(gqlclient.CreateShop(ctx, ts.gql(admin), gqlclient.CreateShopInput{
+			Name: "Kept", TypeId: "1", Address: "2 Road", X: 120.1, Y: 30.3}))(t).CreateShop.Id
+		body := requestBody(t, pureShopQuery, map[string]any{"id": id})
+
+		want := `{"data":{"shop":{"id":"` + id + `","name":"Kept","avgPrice":0,"score":0}}}`
+		peers := []string{"10.1.0.1:5000", "10.1.0.2:5000", "10.1.0.3:5000", "10.1.0.1:5001"}
+		for i, peer := range peers {
+			status, got := rawPost(t, ts, peer, "", body)
+			if status != http.StatusOK || got != want {
+				t.Fatalf("read %d: status %d body %s, want %s", i, status, got, want)
+			}
+		}
+		if hit, stored, _ := cacheCounts(t, ts); hit != 3 || stored != 1 {
+			t.Fatalf("after 4 reads: %v hits, %v stored; want 3 and 1", hit, stored)
+		}
+		if n := metricValue(t, ts, `hmdp_graphql_requests_total{operation="PublicShop"}`); n != 4 {
+			t.Fatalf("hmdp_graphql_requests_total counts %v PublicShop operations, want 4", n)
+		}
+		// Three distinct addresses read it, three of the four from memory.
+		if uv := must(gqlclient.Shop(ctx, ts.gql(admin), id))(t).Shop.UvToday; uv != 3+1 { // +1: this read
+			t.Fatalf("uvToday %d, want 4", uv)
+		}
+
+		// Not kept: a logged-in reader, a live field, a directive, an error,
+		// a mutation. Each runs every time.
+		_, _, passBefore := cacheCounts(t, ts)
+		live := requestBody(t, `query($id: ID!) { shop(id: $id) { id uvToday } }`, map[string]any{"id": id})
+		directive := requestBody(t, `query($id: ID!, $s: Boolean!) { shop(id: $id) { id name @include(if: $s) } }`, map[string]any{"id": id, "s": true})
+		typed := requestBody(t, `query($id: ID!) { shop(id: $id) { id type { name } } }`, map[string]any{"id": id})
+		bad := requestBody(t, `query { shop(id: "x") { id } }`, nil)
+		for range 2 {
+			for _, b := range [][]byte{live, directive, typed, bad} {
+				rawPost(t, ts, "10.1.0.9:1", "", b)
+			}
+			if _, got := rawPost(t, ts, "10.1.0.9:1", admin, body); got != want {
+				t.Fatalf("logged-in read: %s", got)
+			}
+		}
+		if hit, stored, pass := cacheCounts(t, ts); hit != 3 || stored != 1 || pass-passBefore != 8 {
+			t.Fatalf("uncacheable requests: %v hits, %v stored, %v passed; want 3, 1, 8", hit, stored, pass-passBefore)
+		}
+
+		// An update is read at once by the next anonymous request.
+		must(gqlclient.UpdateShop(ctx, ts.gql(admin), id, gqlclient.UpdateShopInput{Name: new("Kept 2")}))(t)
+		want2 := `{"data":{"shop":{"id":"` + id + `","name":"Kept 2","avgPrice":0,"score":0}}}`
+		for range 2 {
+			if _, got := rawPost(t, ts, "10.1.0.1:5000", "", body); got != want2 {
+				t.Fatalf("after updateShop: %s, want %s", got, want2)
+			}
+		}
+		if hit, stored, _ := cacheCounts(t, ts); hit != 4 || stored != 2 {
+			t.Fatalf("after the update: %v hits, %v stored; want 4 and 2", hit, stored)
+		}
+
+		// GET requests are kept under their own key.
+		get := func() string {
+			t.Helper()
+			q := url.Values{"query": {pureShopQuery}, "variables": {`{"id":"` + id + `"}`}}
+			req, err := http.NewRequest(http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, got := rawDo(t, ts, "10.1.0.1:5000", req)
+			return got
+		}
+		if a, b := get(), get(); a != want2 || b != want2 {
+			t.Fatalf("GET: %s then %s, want %s", a, b, want2)
+		}
+		if hit, stored, _ := cacheCounts(t, ts); hit != 5 || stored != 3 {
+			t.Fatalf("after two GETs: %v hits, %v stored; want 5 and 3", hit, stored)
+		}
+	})
+}
+
+// Two instances with hour-long near caches: an update on one is read by the
+// other's next anonymous request once the invalidation arrives, although the
+// other kept the old answer.
+func TestResponseCacheFollowsUpdatesOnAnotherInstance(t *testing.T) {
+	if testenv.RealMySQLDSN() == "" || testenv.RealRedisAddr() == "" {
+		t.Skip("two instances share back ends only when they are real")
+	}
+	cfg := testConfig(t, "real")
+	cfg.NearCacheTTL = time.Hour
+	a, b := startServerWith(t, "real", cfg), startServerWith(t, "real", cfg)
+	body := requestBody(t, pureShopQuery, map[string]any{"id": "5"})
+	_, before := rawPost(t, b, "10.2.0.1:1", "", body)
+	if _, again := rawPost(t, b, "10.2.0.1:1", "", body); again != before {
+		t.Fatalf("second read differs: %s vs %s", again, before)
+	}
+	if hit, _, _ := cacheCounts(t, b); hit != 1 {
+		t.Fatalf("%v hits on b, want 1", hit)
+	}
+	must(gqlclient.UpdateShop(t.Context(), a.gql(a.login("13900000000")), "5", gqlclient.UpdateShopInput{AvgPrice: new(4343)}))(t)
+	testenv.Eventually(t, 10*time.Second, "b answers with the update", func() bool {
+		_, got := rawPost(t, b, "10.2.0.1:1", "", body)
+		return bytes.Contains([]byte(got), []byte(`"avgPrice":4343`))
+	})
+}

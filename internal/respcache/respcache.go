@@ -1,0 +1,355 @@
+// Package respcache answers repeated anonymous queries from memory, without
+// running them through GraphQL again.
+//
+// A response is kept only when the operation is a query whose every root
+// field is a registered Root, selecting only that root's pure fields (values
+// computed from the object alone, like a shop's name), with no directives.
+// Such an answer is a function of the request bytes and of the objects the
+// roots read. Each kept answer remembers those objects, taken from Root.Current
+// before the query ran; a later request with the same bytes is answered from
+// memory only while Current still returns the very same objects (pointer
+// identity). The objects come from the near cache, which shares one value per
+// id among readers until it is invalidated (a write on any instance) or
+// expires, so a kept answer is never staler than a query run at that moment
+// would be. A root's side effects on read (a shop's visitor count) run again
+// on every answer from memory, through Root.Served.
+package respcache
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/hmdp/hmdp/internal/promreg"
+)
+
+// Root is a root query field whose answers can be kept.
+type Root struct {
+	// Fields are the fields of the returned object that are pure functions
+	// of the value Current returns ("__typename" is always allowed).
+	Fields map[string]bool
+	// Current returns the value the field's resolver would read now, for its
+	// arguments; a kept answer holds while it returns the same value.
+	Current func(ctx context.Context, args map[string]any) (any, error)
+	// Current's value must be comparable: a pointer the resolvers share.
+	// Served repeats the field's side effects for an answer from memory
+	// (value is Current's); nil when it has none.
+	Served func(ctx context.Context, args map[string]any, value any)
+}
+
+// Config sets up a Cache.
+type Config struct {
+	Roots map[string]Root
+	// Anonymous tells whether a request is nobody's in particular: only
+	// those are answered from, or kept in, the cache.
+	Anonymous func(context.Context) bool
+	// MaxEntries bounds the answers kept (default 10 000).
+	MaxEntries int
+	// Counted is told of each answer from memory by its operation name, so
+	// the server's per-operation metrics still count it; may be nil.
+	Counted    func(operation string)
+	Registerer prometheus.Registerer
+}
+
+const (
+	maxKey      = 4 << 10  // longest request (body or query string) considered
+	maxResponse = 64 << 10 // longest answer kept
+)
+
+// Cache keeps answers by request.
+type Cache struct {
+	cfg     Config
+	results *prometheus.CounterVec
+
+	mu sync.RWMutex
+	m  map[string]*entry
+}
+
+// entry is a kept answer and what it was made from.
+type entry struct {
+	body        []byte
+	contentType string
+	operation   string
+	deps        []dep
+}
+
+// dep is one root field of a kept answer: its arguments and the value it read.
+type dep struct {
+	root  *Root
+	args  map[string]any
+	value any
+}
+
+// New returns a cache for cfg.
+func New(cfg Config) *Cache {
+	if cfg.MaxEntries <= 0 {
+		cfg.MaxEntries = 10_000
+	}
+	c := &Cache{cfg: cfg, m: map[string]*entry{}}
+	c.results = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hmdp_response_cache_total",
+		Help: "Anonymous GraphQL requests by what the response cache did: hit (answered from memory), stored (run and kept), pass (run, not cacheable).",
+	}, []string{"result"})
+	if cfg.Registerer != nil {
+		c.results = promreg.Register(cfg.Registerer, c.results)
+	}
+	return c
+}
+
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Handler answers what it can from memory and keeps what next answers that
+// can be kept. It belongs inside the middleware that identifies the viewer
+// and limits bodies, and outside gqlgen.
+func (c *Cache) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !c.cfg.Anonymous(r.Context()) || r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		buf := buffers.Get().(*bytes.Buffer)
+		buf.Reset()
+		defer buffers.Put(buf)
+		if !c.requestKey(buf, r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		c.mu.RLock()
+		e := c.m[string(buf.Bytes())] // no allocation for the lookup
+		c.mu.RUnlock()
+		if e != nil && c.serve(w, r, e) {
+			return
+		}
+		key := buf.String()
+		rec := &recording{}
+		cw := &capturingWriter{ResponseWriter: w}
+		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), recordingKey{}, rec)))
+		if !rec.planned || rec.failed || cw.status != http.StatusOK || cw.overflow {
+			c.results.WithLabelValues("pass").Inc()
+			return
+		}
+		c.store(key, &entry{body: bytes.Clone(cw.body.Bytes()), contentType: cw.Header().Get("Content-Type"),
+			operation: rec.operation, deps: rec.deps})
+		c.results.WithLabelValues("stored").Inc()
+	})
+}
+
+// requestKey writes r's key into buf: the method, the Accept header (it picks
+// the response's content type) and the request itself (the JSON body of a
+// POST, the query string of a GET). POST bodies are read and put back for
+// next. It reports false for requests that are not candidates.
+func (c *Cache) requestKey(buf *bytes.Buffer, r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet:
+		if len(r.URL.RawQuery) > maxKey {
+			return false
+		}
+		buf.WriteString("GET\x00")
+		buf.WriteString(r.Header.Get("Accept"))
+		buf.WriteByte(0)
+		buf.WriteString(r.URL.RawQuery)
+		return true
+	case http.MethodPost:
+		if !isJSON(r.Header.Get("Content-Type")) || r.Body == nil {
+			return false
+		}
+		buf.WriteString("POST\x00")
+		buf.WriteString(r.Header.Get("Accept"))
+		buf.WriteByte(0)
+		start := buf.Len()
+		_, err := io.Copy(buf, io.LimitReader(r.Body, maxKey+1))
+		body := bytes.Clone(buf.Bytes()[start:])
+		if err != nil || len(body) > maxKey {
+			// Not a candidate: next reads what was read, then the rest.
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+			return false
+		}
+		r.Body = readCloser{bytes.NewReader(body), r.Body}
+		return true
+	}
+	return false
+}
+
+// isJSON is the media type check of gqlgen's POST transport without the
+// allocations of mime.ParseMediaType, for the common spellings.
+func isJSON(ct string) bool {
+	const mt = "application/json"
+	return len(ct) >= len(mt) && strings.EqualFold(ct[:len(mt)], mt) && (len(ct) == len(mt) || ct[len(mt)] == ';')
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// serve answers from e if every value it was made from is still current.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry) bool {
+	ctx := r.Context()
+	for _, d := range e.deps {
+		v, err := d.root.Current(ctx, d.args)
+		if err != nil || v != d.value {
+			return false
+		}
+	}
+	for _, d := range e.deps {
+		if d.root.Served != nil {
+			d.root.Served(ctx, d.args, d.value)
+		}
+	}
+	if c.cfg.Counted != nil {
+		c.cfg.Counted(e.operation)
+	}
+	c.results.WithLabelValues("hit").Inc()
+	w.Header().Set("Content-Type", e.contentType)
+	_, _ = w.Write(e.body)
+	return true
+}
+
+func (c *Cache) store(key string, e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.cfg.MaxEntries {
+		// Entries do not expire (they are checked on use): start over rather
+		// than grow, as the near cache does.
+		clear(c.m)
+	}
+	c.m[key] = e
+}
+
+// Len is the number of answers kept.
+func (c *Cache) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.m)
+}
+
+// recording is what gqlgen's hooks tell Handler about one request.
+type recording struct {
+	planned   bool // the operation can be kept; deps hold its values
+	failed    bool // the response had errors
+	operation string // as the document names it
+	deps      []dep
+}
+
+type recordingKey struct{}
+
+// AroundOperations is gqlgen's operation hook: for a request Handler may
+// keep, it decides whether the operation qualifies and, if so, reads each
+// root's current value before the resolvers run. A value that changes while
+// they run then no longer matches, so the answer is never used stale.
+func (c *Cache) AroundOperations(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if rec, ok := ctx.Value(recordingKey{}).(*recording); ok {
+		c.plan(ctx, rec, graphql.GetOperationContext(ctx))
+	}
+	return next(ctx)
+}
+
+// AroundResponses is gqlgen's response hook: an answer with errors is not kept.
+func (c *Cache) AroundResponses(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if rec, ok := ctx.Value(recordingKey{}).(*recording); ok && (resp == nil || len(resp.Errors) > 0) {
+		rec.failed = true
+	}
+	return resp
+}
+
+func (c *Cache) plan(ctx context.Context, rec *recording, oc *graphql.OperationContext) {
+	op := oc.Operation
+	if op == nil || op.Operation != ast.Query || len(op.Directives) > 0 {
+		return
+	}
+	var deps []dep
+	ok := walk(oc.Doc, op.SelectionSet, func(f *ast.Field) bool {
+		if f.Name == "__typename" {
+			return true
+		}
+		root, known := c.cfg.Roots[f.Name]
+		if !known || !pure(oc.Doc, f.SelectionSet, root.Fields) {
+			return false
+		}
+		args := f.ArgumentMap(oc.Variables)
+		v, err := root.Current(ctx, args)
+		if err != nil {
+			return false
+		}
+		deps = append(deps, dep{root: &root, args: args, value: v})
+		return true
+	})
+	if !ok || len(deps) == 0 {
+		return
+	}
+	rec.planned, rec.operation, rec.deps = true, op.Name, deps
+}
+
+// pure tells whether set selects only allowed scalar fields.
+func pure(doc *ast.QueryDocument, set ast.SelectionSet, allowed map[string]bool) bool {
+	return walk(doc, set, func(f *ast.Field) bool {
+		return len(f.SelectionSet) == 0 && (f.Name == "__typename" || allowed[f.Name])
+	})
+}
+
+// walk calls fn for each field of set, through fragments, and reports whether
+// every call returned true. Any directive (@skip, @include, or another)
+// makes the selection not cacheable.
+func walk(doc *ast.QueryDocument, set ast.SelectionSet, fn func(*ast.Field) bool) bool {
+	for _, s := range set {
+		switch s := s.(type) {
+		case *ast.Field:
+			if len(s.Directives) > 0 || !fn(s) {
+				return false
+			}
+		case *ast.InlineFragment:
+			if len(s.Directives) > 0 || !walk(doc, s.SelectionSet, fn) {
+				return false
+			}
+		case *ast.FragmentSpread:
+			frag := doc.Fragments.ForName(s.Name)
+			if frag == nil || len(s.Directives) > 0 || len(frag.Directives) > 0 || !walk(doc, frag.SelectionSet, fn) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// capturingWriter passes an answer through and keeps a copy of it.
+type capturingWriter struct {
+	http.ResponseWriter
+	status   int
+	body     bytes.Buffer
+	overflow bool
+}
+
+func (cw *capturingWriter) WriteHeader(status int) {
+	if cw.status == 0 {
+		cw.status = status
+	}
+	cw.ResponseWriter.WriteHeader(status)
+}
+
+func (cw *capturingWriter) Write(b []byte) (int, error) {
+	if cw.status == 0 {
+		cw.status = http.StatusOK
+	}
+	if !cw.overflow {
+		if cw.body.Len()+len(b) > maxResponse {
+			cw.overflow = true
+			cw.body = bytes.Buffer{}
+		} else {
+			cw.body.Write(b)
+		}
+	}
+	return cw.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (cw *capturingWriter) Unwrap() http.ResponseWriter { return cw.ResponseWriter }
