@@ -232,8 +232,8 @@ func (c *Cache) Len() int {
 
 // recording is what gqlgen's hooks tell Handler about one request.
 type recording struct {
-	planned   bool // the operation can be kept; deps hold its values
-	failed    bool // the response had errors
+	planned   bool   // the operation can be kept; deps hold its values
+	failed    bool   // the response had errors
 	operation string // as the document names it
 	deps      []dep
 }
