@@ -18,6 +18,12 @@ const pureShopQuery = `query PublicShop($id: ID!) { shop(id: $id) { id name avgP
 // rawPost sends body as a POST from peer (in process) and returns the status and body.
 func rawPost(t *testing.T, ts *testServer, peer, token string, body []byte) (int, string) {
 	t.Helper()
+	status, got, _ := rawPostHeader(t, ts, peer, token, body)
+	return status, got
+}
+
+func rawPostHeader(t *testing.T, ts *testServer, peer, token string, body []byte) (int, string, http.Header) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, ts.URL+"/graphql", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +35,7 @@ func rawPost(t *testing.T, ts *testServer, peer, token string, body []byte) (int
 	return rawDo(t, ts, peer, req)
 }
 
-func rawDo(t *testing.T, ts *testServer, peer string, req *http.Request) (int, string) {
+func rawDo(t *testing.T, ts *testServer, peer string, req *http.Request) (int, string, http.Header) {
 	t.Helper()
 	client := &http.Client{Transport: handlerTransport{h: ts.app.Handler(), remoteAddr: peer}}
 	res, err := client.Do(req)
@@ -41,7 +47,7 @@ func rawDo(t *testing.T, ts *testServer, peer string, req *http.Request) (int, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.StatusCode, string(raw)
+	return res.StatusCode, string(raw), res.Header
 }
 
 func requestBody(t *testing.T, query string, vars map[string]any) []byte {
@@ -124,22 +130,60 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 			t.Fatalf("after the update: %v hits, %v stored; want 4 and 2", hit, stored)
 		}
 
-		// GET requests are kept under their own key.
-		get := func() string {
+		// Cache-Control: nothing personal or uncacheable is stored by HTTP caches.
+		if _, _, h := rawPostHeader(t, ts, "10.1.0.1:5000", admin, body); h.Get("Cache-Control") != "private, no-store" {
+			t.Errorf("logged-in answer: Cache-Control %q, want private, no-store", h.Get("Cache-Control"))
+		}
+		for _, b := range [][]byte{body, live} {
+			if _, _, h := rawPostHeader(t, ts, "10.1.0.1:5000", "", b); h.Get("Cache-Control") != "no-store" {
+				t.Errorf("anonymous POST answer: Cache-Control %q, want no-store", h.Get("Cache-Control"))
+			}
+		}
+
+		// GET requests are kept under their own key; their answers carry an
+		// ETag, and a conditional request is answered 304 and still counted.
+		get := func(peer, ifNoneMatch string) (int, string, http.Header) {
 			t.Helper()
 			q := url.Values{"query": {pureShopQuery}, "variables": {`{"id":"` + id + `"}`}}
 			req, err := http.NewRequest(http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, got := rawDo(t, ts, "10.1.0.1:5000", req)
-			return got
+			if ifNoneMatch != "" {
+				req.Header.Set("If-None-Match", ifNoneMatch)
+			}
+			return rawDo(t, ts, peer, req)
 		}
-		if a, b := get(), get(); a != want2 || b != want2 {
-			t.Fatalf("GET: %s then %s, want %s", a, b, want2)
+		hit0, stored0, _ := cacheCounts(t, ts)
+		_, first, h1 := get("10.1.0.1:5000", "")
+		_, second, h2 := get("10.1.0.1:5000", "")
+		if first != want2 || second != want2 {
+			t.Fatalf("GET: %s then %s, want %s", first, second, want2)
 		}
-		if hit, stored, _ := cacheCounts(t, ts); hit != 5 || stored != 3 {
-			t.Fatalf("after two GETs: %v hits, %v stored; want 5 and 3", hit, stored)
+		if h1.Get("Cache-Control") != "public, no-cache" || h2.Get("Cache-Control") != "public, no-cache" || h2.Get("ETag") == "" {
+			t.Fatalf("GET headers: %v then %v", h1, h2)
+		}
+		status, empty, h3 := get("10.1.0.4:5000", h2.Get("ETag"))
+		if status != http.StatusNotModified || empty != "" || h3.Get("ETag") != h2.Get("ETag") {
+			t.Fatalf("conditional GET: status %d body %q headers %v, want 304", status, empty, h3)
+		}
+		if status, _, _ := get("10.1.0.5:5000", `"other"`); status != http.StatusOK {
+			t.Fatalf("GET with another ETag: status %d, want 200", status)
+		}
+		if hit, stored, _ := cacheCounts(t, ts); hit-hit0 != 3 || stored-stored0 != 1 {
+			t.Fatalf("after four GETs: %v hits, %v stored; want 3 and 1", hit-hit0, stored-stored0)
+		}
+		if uv := must(gqlclient.Shop(ctx, ts.gql(admin), id))(t).Shop.UvToday; uv != 7 { // + 10.1.0.9 (the uncacheable reads), 10.1.0.4 (only through a 304), 10.1.0.5
+			t.Fatalf("uvToday %d, want 7", uv)
+		}
+		// A live field over GET is never stored by HTTP caches.
+		q := url.Values{"query": {`query($id: ID!) { shop(id: $id) { id uvToday } }`}, "variables": {`{"id":"` + id + `"}`}}
+		req, err := http.NewRequest(http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, h := rawDo(t, ts, "10.1.0.1:5000", req); h.Get("Cache-Control") != "no-store" || h.Get("ETag") != "" {
+			t.Fatalf("live GET answer headers: %v", h)
 		}
 	})
 }

@@ -31,21 +31,17 @@ func (a *App) routes() http.Handler {
 	// response cache, then websockets go on their own goroutines (which
 	// shutdown ends), then gqlgen.
 	metrics := newGraphQLMetrics(a.registry)
-	var responses *respcache.Cache
-	if a.cfg.ResponseCache {
-		responses = respcache.New(respcache.Config{
-			Roots:      a.resolver.CacheableRoots(),
-			Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
-			Counted:    metrics.countServed,
-			Registerer: a.registry,
-		})
-	}
+	responses := respcache.New(respcache.Config{
+		Disabled:   !a.cfg.ResponseCache,
+		Roots:      a.resolver.CacheableRoots(),
+		Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
+		Counted:    metrics.countServed,
+		Registerer: a.registry,
+	})
 	api := ws.Detach(a.shutdown, tidyRequestErrors(a.graphqlServer(ws, metrics, responses)))
-	if responses != nil {
-		// Inside the session and body limit (it needs the viewer and reads
-		// the body), outside gqlgen (a kept answer skips it).
-		api = responses.Handler(api)
-	}
+	// Inside the session and body limit (it needs the viewer and reads the
+	// body), outside gqlgen (a kept answer skips it).
+	api = responses.Handler(api)
 	api = limitBodies(a.cfg.MaxBodyBytes, maxUploadBody, api)
 	api = withViewer(a.auth, a.cfg.TrustedProxies, a.log, api)
 	api = origins.cors(api)
@@ -96,7 +92,7 @@ func (a *App) graphqlServer(ws gorillaWebsocket, metrics *GraphQLMetrics, respon
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(a.resolver.WithDataloaders(ctx))
 	})
-	if responses != nil {
+	if a.cfg.ResponseCache {
 		srv.AroundOperations(responses.AroundOperations)
 		srv.AroundResponses(responses.AroundResponses)
 	}

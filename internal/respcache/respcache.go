@@ -13,13 +13,20 @@
 // expires, so a kept answer is never staler than a query run at that moment
 // would be. A root's side effects on read (a shop's visitor count) run again
 // on every answer from memory, through Root.Served.
+//
+// HTTP caches are told the same: an anonymous GET answer that can be kept is
+// "public, no-cache" with an ETag (a conditional request is answered 304, its
+// side effects still run), anything else "no-store", and anything answered to
+// a logged-in viewer "private, no-store".
 package respcache
 
 import (
 	"bytes"
 	"context"
+	"hash/fnv"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -46,7 +53,9 @@ type Root struct {
 
 // Config sets up a Cache.
 type Config struct {
-	Roots map[string]Root
+	// Disabled keeps no answers; the Cache-Control headers are still set.
+	Disabled bool
+	Roots    map[string]Root
 	// Anonymous tells whether a request is nobody's in particular: only
 	// those are answered from, or kept in, the cache.
 	Anonymous func(context.Context) bool
@@ -75,6 +84,7 @@ type Cache struct {
 // entry is a kept answer and what it was made from.
 type entry struct {
 	body        []byte
+	etag        string
 	contentType string
 	operation   string
 	deps        []dep
@@ -110,14 +120,20 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // and limits bodies, and outside gqlgen.
 func (c *Cache) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !c.cfg.Anonymous(r.Context()) || r.Header.Get("Upgrade") != "" {
+		if r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !c.cfg.Anonymous(r.Context()) {
+			w.Header().Set("Cache-Control", "private, no-store")
 			next.ServeHTTP(w, r)
 			return
 		}
 		buf := buffers.Get().(*bytes.Buffer)
 		buf.Reset()
 		defer buffers.Put(buf)
-		if !c.requestKey(buf, r) {
+		if c.cfg.Disabled || !c.requestKey(buf, r) {
+			w.Header().Set("Cache-Control", "no-store")
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -129,13 +145,14 @@ func (c *Cache) Handler(next http.Handler) http.Handler {
 		}
 		key := buf.String()
 		rec := &recording{}
-		cw := &capturingWriter{ResponseWriter: w}
+		cw := &capturingWriter{ResponseWriter: w, rec: rec, get: r.Method == http.MethodGet}
 		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), recordingKey{}, rec)))
 		if !rec.planned || rec.failed || cw.status != http.StatusOK || cw.overflow {
 			c.results.WithLabelValues("pass").Inc()
 			return
 		}
-		c.store(key, &entry{body: bytes.Clone(cw.body.Bytes()), contentType: cw.Header().Get("Content-Type"),
+		body := bytes.Clone(cw.body.Bytes())
+		c.store(key, &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"),
 			operation: rec.operation, deps: rec.deps})
 		c.results.WithLabelValues("stored").Inc()
 	})
@@ -207,9 +224,40 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry) bool {
 		c.cfg.Counted(e.operation)
 	}
 	c.results.WithLabelValues("hit").Inc()
-	w.Header().Set("Content-Type", e.contentType)
+	h := w.Header()
+	h.Set("Content-Type", e.contentType)
+	if r.Method != http.MethodGet {
+		h.Set("Cache-Control", "no-store")
+		_, _ = w.Write(e.body)
+		return true
+	}
+	h.Set("Cache-Control", "public, no-cache")
+	h.Set("Vary", "Accept")
+	h.Set("ETag", e.etag)
+	if matches(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
 	_, _ = w.Write(e.body)
 	return true
+}
+
+// etag is a strong validator of body.
+func etag(body []byte) string {
+	h := fnv.New64a()
+	_, _ = h.Write(body)
+	return `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
+}
+
+// matches tells whether an If-None-Match header names tag (or is "*").
+func matches(header, tag string) bool {
+	for f := range strings.SplitSeq(header, ",") {
+		f = strings.TrimSpace(f)
+		if f == "*" || strings.TrimPrefix(f, "W/") == tag {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Cache) store(key string, e *entry) {
@@ -322,8 +370,12 @@ func walk(doc *ast.QueryDocument, set ast.SelectionSet, fn func(*ast.Field) bool
 }
 
 // capturingWriter passes an answer through and keeps a copy of it.
+// It also sets the Cache-Control header, when the answer starts: by then
+// gqlgen's hooks have told whether the answer can be kept.
 type capturingWriter struct {
 	http.ResponseWriter
+	rec      *recording
+	get      bool
 	status   int
 	body     bytes.Buffer
 	overflow bool
@@ -332,13 +384,19 @@ type capturingWriter struct {
 func (cw *capturingWriter) WriteHeader(status int) {
 	if cw.status == 0 {
 		cw.status = status
+		cc := "no-store"
+		if cw.get && status == http.StatusOK && cw.rec.planned && !cw.rec.failed {
+			cc = "public, no-cache" // the ETag comes with the next answer, from memory
+			cw.Header().Set("Vary", "Accept")
+		}
+		cw.Header().Set("Cache-Control", cc)
 	}
 	cw.ResponseWriter.WriteHeader(status)
 }
 
 func (cw *capturingWriter) Write(b []byte) (int, error) {
 	if cw.status == 0 {
-		cw.status = http.StatusOK
+		cw.WriteHeader(http.StatusOK)
 	}
 	if !cw.overflow {
 		if cw.body.Len()+len(b) > maxResponse {
