@@ -3,8 +3,11 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/respcache"
 	"github.com/hmdp/hmdp/internal/shop"
@@ -18,12 +21,31 @@ var pureShopFields = map[string]bool{
 	"avgPrice": true, "sold": true, "comments": true, "score": true, "openHours": true,
 }
 
-// CacheableRoots are the root fields whose anonymous answers the response
-// cache may keep: shop(id), valid while the shop cache returns the same
-// value, each answer from memory counted as a visit like Query.shop's.
+// CacheableRoots are the root fields whose answers the response cache may
+// keep:
+//   - shop(id), anonymous, valid while the shop cache returns the same value,
+//     each answer from memory counted as a visit like Query.shop's;
+//   - seckillVoucher, logged in, only its OUT_OF_STOCK while this instance
+//     knows the sale sold out (the same mark throughout): then the resolver
+//     answers every buyer that without asking Redis, whatever the token.
 func (r *Resolver) CacheableRoots() map[string]respcache.Root {
 	shopID := func(args map[string]any) (int64, error) { return model.UnmarshalID(args["id"]) }
 	return map[string]respcache.Root{
+		"seckillVoucher": {
+			Mutation: true,
+			LoggedIn: true,
+			Current: func(_ context.Context, args map[string]any) (any, error) {
+				id, err := model.UnmarshalID(args["voucherId"])
+				if err != nil {
+					return nil, err
+				}
+				return r.SeckillService.SoldOutMark(id), nil
+			},
+			Keep: func(resp *graphql.Response, mark any) bool {
+				return mark != nil && len(resp.Errors) == 1 && resp.Errors[0].Extensions["code"] == string(apperr.OutOfStock)
+			},
+			Served: func(context.Context, map[string]any, any) { r.SeckillService.CountSoldOutAnswer() },
+		},
 		"shop": {
 			Fields: pureShopFields,
 			Current: func(ctx context.Context, args map[string]any) (any, error) {

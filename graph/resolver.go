@@ -13,6 +13,7 @@ import (
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/signin"
 	"github.com/hmdp/hmdp/internal/user"
@@ -28,6 +29,9 @@ type Resolver struct {
 	// VoucherService and OrderService are the flash sale.
 	VoucherService *voucher.Service
 	OrderService   *order.Service
+	// SeckillService is the flash sale's admission, for what the response
+	// cache needs of it (a sale known sold out on this instance).
+	SeckillService *seckill.Service
 	// OrderEvents feeds the orderUpdates subscription.
 	OrderEvents *order.Updates
 

@@ -259,6 +259,7 @@ func (a *App) newResolver(orderUpdates *order.Updates, limiter *ratelimit.Limite
 		ShopService:    a.shops,
 		VoucherService: vouchers,
 		OrderService:   a.orders,
+		SeckillService: a.seckill,
 
 		OrderEvents:   orderUpdates,
 		BlogService:   blogs,

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,8 +116,8 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 				t.Fatalf("logged-in read: %s", got)
 			}
 		}
-		if hit, stored, pass := cacheCounts(t, ts); hit != 3 || stored != 1 || pass-passBefore != 8 {
-			t.Fatalf("uncacheable requests: %v hits, %v stored, %v passed; want 3, 1, 8", hit, stored, pass-passBefore)
+		if hit, stored, pass := cacheCounts(t, ts); hit != 3 || stored != 1 || pass-passBefore != 10 {
+			t.Fatalf("uncacheable requests: %v hits, %v stored, %v passed; want 3, 1, 10", hit, stored, pass-passBefore)
 		}
 
 		// An update is read at once by the next anonymous request.
@@ -210,5 +212,57 @@ func TestResponseCacheFollowsUpdatesOnAnotherInstance(t *testing.T) {
 	testenv.Eventually(t, 10*time.Second, "b answers with the update", func() bool {
 		_, got := rawPost(t, b, "10.2.0.1:1", "", body)
 		return bytes.Contains([]byte(got), []byte(`"avgPrice":4343`))
+	})
+}
+
+// Once an instance knows a sale sold out, every buyer's attempt gets the same
+// OUT_OF_STOCK: the answer is kept and given from memory to any logged-in
+// buyer, still counted; never to an anonymous client; and a unit given back
+// (a cancelled order) ends it at once, so the next buyer gets the unit.
+func TestResponseCacheAnswersKnownSoldOut(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		sk := fastSeckill
+		sk.SoldOutTTL = time.Hour // only the release may end "known sold out"
+		ts := startSaleServer(t, backend, testConfig(t, backend), sk)
+		v := ts.createSale(1, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
+		buyers := ts.users(8)
+		body := requestBody(t, seckillMutation, map[string]any{"v": strconv.FormatInt(v, 10)})
+		first := ts.seckill(buyers[0], v)
+
+		var soldOut string
+		for i, b := range buyers[1:6] {
+			status, got, h := rawPostHeader(t, ts, "10.3.0.1:1", b, body)
+			if status != http.StatusOK || !strings.Contains(got, `"OUT_OF_STOCK"`) || h.Get("Cache-Control") != "private, no-store" {
+				t.Fatalf("buyer %d: status %d body %s headers %v", i+1, status, got, h)
+			}
+			if soldOut == "" {
+				soldOut = got
+			} else if got != soldOut {
+				t.Fatalf("buyer %d got %s, buyer 1 %s", i+1, got, soldOut)
+			}
+		}
+		// Buyer 1 learnt it from Redis (not kept: the instance did not know
+		// yet when the attempt began), buyer 2 from the instance (kept),
+		// buyers 3-5 from memory.
+		if hit, stored, _ := cacheCounts(t, ts); hit != 3 || stored != 1 {
+			t.Fatalf("%v hits, %v stored; want 3 and 1", hit, stored)
+		}
+		if n := metricValue(t, ts, `hmdp_seckill_requests_total{result="out_of_stock"}`); n != 5 {
+			t.Fatalf("%v out_of_stock attempts counted, want 5", n)
+		}
+		if _, got := rawPost(t, ts, "10.3.0.1:1", "", body); !strings.Contains(got, `"UNAUTHENTICATED"`) {
+			t.Fatalf("anonymous attempt: %s", got)
+		}
+
+		// The first buyer cancels: the unit is back, and the next attempt takes it.
+		ts.waitStatus(buyers[0], first, "UNPAID")
+		ts.ok(buyers[0], cancelMutation, map[string]any{"id": first}, nil)
+		testenv.Eventually(t, 10*time.Second, "the released unit is sold again", func() bool {
+			_, got := rawPost(t, ts, "10.3.0.1:1", buyers[6], body)
+			return strings.Contains(got, `"orderId"`)
+		})
+		if _, got := rawPost(t, ts, "10.3.0.1:1", buyers[7], body); !strings.Contains(got, `"OUT_OF_STOCK"`) {
+			t.Fatalf("after the unit was sold again: %s", got)
+		}
 	})
 }

@@ -1,5 +1,7 @@
-// Package respcache answers repeated anonymous queries from memory, without
-// running them through GraphQL again.
+// Package respcache answers repeated requests from memory, without running
+// them through GraphQL again, when their answer cannot have changed: repeated
+// anonymous queries of public data, and attempts at a flash sale this
+// instance knows is sold out.
 //
 // A response is kept only when the operation is a query whose every root
 // field is a registered Root, selecting only that root's pure fields (values
@@ -13,6 +15,10 @@
 // expires, so a kept answer is never staler than a query run at that moment
 // would be. A root's side effects on read (a shop's visitor count) run again
 // on every answer from memory, through Root.Served.
+//
+// A root may instead be a mutation answered to logged-in viewers (any of
+// them): it is kept only when Root.Keep says the answer depends on none of
+// them, as the OUT_OF_STOCK of a sale known sold out does.
 //
 // HTTP caches are told the same: an anonymous GET answer that can be kept is
 // "public, no-cache" with an ETag (a conditional request is answered 304, its
@@ -37,10 +43,16 @@ import (
 	"github.com/hmdp/hmdp/internal/promreg"
 )
 
-// Root is a root query field whose answers can be kept.
+// Root is a root field whose answers can be kept.
 type Root struct {
+	// Mutation: a Mutation field, alone in its operation (else a Query field).
+	Mutation bool
+	// LoggedIn: answers to logged-in viewers are kept, whoever they are
+	// (else answers to anonymous ones).
+	LoggedIn bool
 	// Fields are the fields of the returned object that are pure functions
-	// of the value Current returns ("__typename" is always allowed).
+	// of the value Current returns ("__typename" is always allowed). Nil
+	// allows any selection: for roots whose kept answers (see Keep) show none.
 	Fields map[string]bool
 	// Current returns the value the field's resolver would read now, for its
 	// arguments; a kept answer holds while it returns the same value.
@@ -49,6 +61,9 @@ type Root struct {
 	// Served repeats the field's side effects for an answer from memory
 	// (value is Current's); nil when it has none.
 	Served func(ctx context.Context, args map[string]any, value any)
+	// Keep tells whether resp, made while Current returned value, can be
+	// kept; nil keeps answers without errors.
+	Keep func(resp *graphql.Response, value any) bool
 }
 
 // Config sets up a Cache.
@@ -85,6 +100,7 @@ type Cache struct {
 type entry struct {
 	body        []byte
 	etag        string
+	loggedIn    bool
 	contentType string
 	operation   string
 	deps        []dep
@@ -124,16 +140,16 @@ func (c *Cache) Handler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !c.cfg.Anonymous(r.Context()) {
-			w.Header().Set("Cache-Control", "private, no-store")
-			next.ServeHTTP(w, r)
-			return
+		loggedIn := !c.cfg.Anonymous(r.Context())
+		cacheControl := "no-store"
+		if loggedIn {
+			cacheControl = "private, no-store"
 		}
 		buf := buffers.Get().(*bytes.Buffer)
 		buf.Reset()
 		defer buffers.Put(buf)
-		if c.cfg.Disabled || !c.requestKey(buf, r) {
-			w.Header().Set("Cache-Control", "no-store")
+		if c.cfg.Disabled || !c.requestKey(buf, r, loggedIn) {
+			w.Header().Set("Cache-Control", cacheControl)
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -144,25 +160,31 @@ func (c *Cache) Handler(next http.Handler) http.Handler {
 			return
 		}
 		key := buf.String()
-		rec := &recording{}
-		cw := &capturingWriter{ResponseWriter: w, rec: rec, get: r.Method == http.MethodGet}
+		rec := &recording{loggedIn: loggedIn}
+		cw := &capturingWriter{ResponseWriter: w, rec: rec, public: r.Method == http.MethodGet && !loggedIn, cacheControl: cacheControl}
 		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), recordingKey{}, rec)))
-		if !rec.planned || rec.failed || cw.status != http.StatusOK || cw.overflow {
+		if !rec.keep() || cw.status != http.StatusOK || cw.overflow {
 			c.results.WithLabelValues("pass").Inc()
 			return
 		}
 		body := bytes.Clone(cw.body.Bytes())
 		c.store(key, &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"),
-			operation: rec.operation, deps: rec.deps})
+			operation: rec.operation, deps: rec.deps, loggedIn: loggedIn})
 		c.results.WithLabelValues("stored").Inc()
 	})
 }
 
-// requestKey writes r's key into buf: the method, the Accept header (it picks
-// the response's content type) and the request itself (the JSON body of a
-// POST, the query string of a GET). POST bodies are read and put back for
-// next. It reports false for requests that are not candidates.
-func (c *Cache) requestKey(buf *bytes.Buffer, r *http.Request) bool {
+// requestKey writes r's key into buf: whether a viewer is logged in, the
+// method, the Accept header (it picks the response's content type) and the
+// request itself (the JSON body of a POST, the query string of a GET). POST
+// bodies are read and put back for next. It reports false for requests that
+// are not candidates.
+func (c *Cache) requestKey(buf *bytes.Buffer, r *http.Request, loggedIn bool) bool {
+	if loggedIn {
+		buf.WriteString("L")
+	} else {
+		buf.WriteString("A")
+	}
 	switch r.Method {
 	case http.MethodGet:
 		if len(r.URL.RawQuery) > maxKey {
@@ -226,8 +248,11 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry) bool {
 	c.results.WithLabelValues("hit").Inc()
 	h := w.Header()
 	h.Set("Content-Type", e.contentType)
-	if r.Method != http.MethodGet {
+	if r.Method != http.MethodGet || e.loggedIn {
 		h.Set("Cache-Control", "no-store")
+		if e.loggedIn {
+			h.Set("Cache-Control", "private, no-store")
+		}
 		_, _ = w.Write(e.body)
 		return true
 	}
@@ -280,13 +305,32 @@ func (c *Cache) Len() int {
 
 // recording is what gqlgen's hooks tell Handler about one request.
 type recording struct {
-	planned   bool   // the operation can be kept; deps hold its values
-	failed    bool   // the response had errors
+	loggedIn  bool
+	planned   bool // the operation can be kept if its answer is; deps hold its values
+	resp      *graphql.Response
 	operation string // as the document names it
 	deps      []dep
 }
 
 type recordingKey struct{}
+
+// keep tells whether the answer can be kept: planned, and each root's Keep
+// (or, without one, no errors) accepts it.
+func (rec *recording) keep() bool {
+	if !rec.planned || rec.resp == nil {
+		return false
+	}
+	for _, d := range rec.deps {
+		if d.root.Keep != nil {
+			if !d.root.Keep(rec.resp, d.value) {
+				return false
+			}
+		} else if len(rec.resp.Errors) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // AroundOperations is gqlgen's operation hook: for a request Handler may
 // keep, it decides whether the operation qualifies and, if so, reads each
@@ -299,27 +343,29 @@ func (c *Cache) AroundOperations(ctx context.Context, next graphql.OperationHand
 	return next(ctx)
 }
 
-// AroundResponses is gqlgen's response hook: an answer with errors is not kept.
+// AroundResponses is gqlgen's response hook: it notes the answer, for Keep.
 func (c *Cache) AroundResponses(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	if rec, ok := ctx.Value(recordingKey{}).(*recording); ok && (resp == nil || len(resp.Errors) > 0) {
-		rec.failed = true
+	if rec, ok := ctx.Value(recordingKey{}).(*recording); ok {
+		rec.resp = resp
 	}
 	return resp
 }
 
 func (c *Cache) plan(ctx context.Context, rec *recording, oc *graphql.OperationContext) {
 	op := oc.Operation
-	if op == nil || op.Operation != ast.Query || len(op.Directives) > 0 {
+	if op == nil || len(op.Directives) > 0 || (op.Operation != ast.Query && op.Operation != ast.Mutation) {
 		return
 	}
+	mutation := op.Operation == ast.Mutation
 	var deps []dep
 	ok := walk(oc.Doc, op.SelectionSet, func(f *ast.Field) bool {
 		if f.Name == "__typename" {
-			return true
+			return !mutation
 		}
 		root, known := c.cfg.Roots[f.Name]
-		if !known || !pure(oc.Doc, f.SelectionSet, root.Fields) {
+		if !known || root.Mutation != mutation || root.LoggedIn != rec.loggedIn ||
+			(root.Fields != nil && !pure(oc.Doc, f.SelectionSet, root.Fields)) {
 			return false
 		}
 		args := f.ArgumentMap(oc.Variables)
@@ -330,7 +376,7 @@ func (c *Cache) plan(ctx context.Context, rec *recording, oc *graphql.OperationC
 		deps = append(deps, dep{root: &root, args: args, value: v})
 		return true
 	})
-	if !ok || len(deps) == 0 {
+	if !ok || len(deps) == 0 || (mutation && len(deps) != 1) {
 		return
 	}
 	rec.planned, rec.operation, rec.deps = true, op.Name, deps
@@ -374,9 +420,10 @@ func walk(doc *ast.QueryDocument, set ast.SelectionSet, fn func(*ast.Field) bool
 // gqlgen's hooks have told whether the answer can be kept.
 type capturingWriter struct {
 	http.ResponseWriter
-	rec      *recording
-	get      bool
-	status   int
+	rec          *recording
+	public       bool   // an anonymous GET: HTTP caches may keep what can be kept
+	cacheControl string // for anything else
+	status       int
 	body     bytes.Buffer
 	overflow bool
 }
@@ -384,8 +431,8 @@ type capturingWriter struct {
 func (cw *capturingWriter) WriteHeader(status int) {
 	if cw.status == 0 {
 		cw.status = status
-		cc := "no-store"
-		if cw.get && status == http.StatusOK && cw.rec.planned && !cw.rec.failed {
+		cc := cw.cacheControl
+		if cw.public && status == http.StatusOK && cw.rec.keep() {
 			cc = "public, no-cache" // the ETag comes with the next answer, from memory
 			cw.Header().Set("Vary", "Accept")
 		}

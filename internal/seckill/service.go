@@ -81,8 +81,8 @@ type Service struct {
 	// clock, so every instance opens and closes a sale at the same moment.
 	now func() time.Time
 
-	admit       *lua.Batcher               // concurrent admissions share round trips
-	soldOut     *nearcache.Cache[struct{}] // vouchers seen sold out; nil when off
+	admit       *lua.Batcher                   // concurrent admissions share round trips
+	soldOut     *nearcache.Cache[*soldOutMark] // vouchers seen sold out; nil when off
 	consumers   *consumers
 	onPersisted func(context.Context, []Persisted)
 	replicas    *replicaWaiter // nil: admissions are not waited for
@@ -121,7 +121,7 @@ func New(cfg Config) *Service {
 		cfg.SoldOutTTL = DefaultSoldOutTTL
 	}
 	if cfg.SoldOutTTL > 0 {
-		s.soldOut = nearcache.New[struct{}](cfg.SoldOutTTL, 10_000)
+		s.soldOut = nearcache.New[*soldOutMark](cfg.SoldOutTTL, 10_000)
 	}
 	s.metrics = newMetrics(cfg.Registerer)
 	s.consumers = newConsumers(s)

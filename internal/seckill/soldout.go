@@ -49,6 +49,31 @@ func (s *Service) knownSoldOut(voucherID int64) bool {
 	return ok
 }
 
+// soldOutMark is what an instance remembers of a sale it saw sold out: a new
+// one each time, so a mark tells one stretch of "known sold out" from the next.
+type soldOutMark struct{ seen time.Time }
+
+// SoldOutMark is this instance's mark of voucherID's sale being known sold
+// out (knownSoldOut), nil when it is not. While the same mark is returned,
+// every attempt on the sale is answered OUT_OF_STOCK without asking Redis,
+// whoever makes it: the response cache keeps that answer by it.
+func (s *Service) SoldOutMark(voucherID int64) any {
+	if s.soldOut == nil {
+		return nil
+	}
+	m, _, ok := s.soldOut.Get(strconv.FormatInt(voucherID, 10), s.now())
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+// CountSoldOutAnswer counts an attempt answered OUT_OF_STOCK from a kept
+// answer (SoldOutMark), as Seckill counts its own.
+func (s *Service) CountSoldOutAnswer() {
+	s.metrics.requests.WithLabelValues("out_of_stock").Inc()
+}
+
 // soldOutEpoch is read before the admission script, so a release announced
 // while it runs keeps the sold-out answer from being remembered.
 func (s *Service) soldOutEpoch() uint64 {
@@ -60,7 +85,8 @@ func (s *Service) soldOutEpoch() uint64 {
 
 func (s *Service) rememberSoldOut(voucherID int64, epoch uint64) {
 	if s.soldOut != nil {
-		s.soldOut.Put(strconv.FormatInt(voucherID, 10), struct{}{}, true, epoch, s.now())
+		now := s.now()
+		s.soldOut.Put(strconv.FormatInt(voucherID, 10), &soldOutMark{seen: now}, true, epoch, now)
 	}
 }
 
