@@ -424,8 +424,8 @@ type capturingWriter struct {
 	public       bool   // an anonymous GET: HTTP caches may keep what can be kept
 	cacheControl string // for anything else
 	status       int
-	body     bytes.Buffer
-	overflow bool
+	body         bytes.Buffer
+	overflow     bool
 }
 
 func (cw *capturingWriter) WriteHeader(status int) {
