@@ -90,7 +90,7 @@ const (
 // Cache keeps answers by request.
 type Cache struct {
 	cfg     Config
-	results *prometheus.CounterVec
+	hits, stored, passed prometheus.Counter
 
 	mu sync.RWMutex
 	m  map[string]*entry
@@ -119,13 +119,14 @@ func New(cfg Config) *Cache {
 		cfg.MaxEntries = 10_000
 	}
 	c := &Cache{cfg: cfg, m: map[string]*entry{}}
-	c.results = prometheus.NewCounterVec(prometheus.CounterOpts{
+	results := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "hmdp_response_cache_total",
-		Help: "Anonymous GraphQL requests by what the response cache did: hit (answered from memory), stored (run and kept), pass (run, not cacheable).",
+		Help: "GraphQL requests over HTTP (websockets aside) by what the response cache did: hit (answered from memory), stored (run and kept), pass (run, not kept).",
 	}, []string{"result"})
 	if cfg.Registerer != nil {
-		c.results = promreg.Register(cfg.Registerer, c.results)
+		results = promreg.Register(cfg.Registerer, results)
 	}
+	c.hits, c.stored, c.passed = results.WithLabelValues("hit"), results.WithLabelValues("stored"), results.WithLabelValues("pass")
 	return c
 }
 
@@ -159,18 +160,17 @@ func (c *Cache) Handler(next http.Handler) http.Handler {
 		if e != nil && c.serve(w, r, e) {
 			return
 		}
-		key := buf.String()
 		rec := &recording{loggedIn: loggedIn}
 		cw := &capturingWriter{ResponseWriter: w, rec: rec, public: r.Method == http.MethodGet && !loggedIn, cacheControl: cacheControl}
 		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), recordingKey{}, rec)))
 		if !rec.keep() || cw.status != http.StatusOK || cw.overflow {
-			c.results.WithLabelValues("pass").Inc()
+			c.passed.Inc()
 			return
 		}
 		body := bytes.Clone(cw.body.Bytes())
-		c.store(key, &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"),
+		c.store(buf.String(), &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"),
 			operation: rec.operation, deps: rec.deps, loggedIn: loggedIn})
-		c.results.WithLabelValues("stored").Inc()
+		c.stored.Inc()
 	})
 }
 
@@ -245,7 +245,7 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry) bool {
 	if c.cfg.Counted != nil {
 		c.cfg.Counted(e.operation)
 	}
-	c.results.WithLabelValues("hit").Inc()
+	c.hits.Inc()
 	h := w.Header()
 	h.Set("Content-Type", e.contentType)
 	if r.Method != http.MethodGet || e.loggedIn {
@@ -444,6 +444,9 @@ func (cw *capturingWriter) WriteHeader(status int) {
 func (cw *capturingWriter) Write(b []byte) (int, error) {
 	if cw.status == 0 {
 		cw.WriteHeader(http.StatusOK)
+	}
+	if !cw.rec.planned {
+		cw.overflow = true // nothing to keep: no copy
 	}
 	if !cw.overflow {
 		if cw.body.Len()+len(b) > maxResponse {
