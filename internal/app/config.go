@@ -57,8 +57,8 @@ type Config struct {
 	WSMaxSocketsPerUser int
 	// NearCacheTTL is the in-process near cache's lifetime (0 = off).
 	NearCacheTTL time.Duration
-	// ResponseCache answers repeated anonymous shop(id) queries from memory
-	// while the near cache holds the same shop (internal/respcache).
+	// ResponseCache answers from memory what cannot have changed
+	// (internal/respcache, graph/cacheable.go).
 	ResponseCache bool
 	// HotShops are served with logical expiry; HotShopsTop adds the most-read
 	// shops of the last HotShopsWindow (0 = none).
@@ -341,7 +341,7 @@ var settings = []setting{
 		c.NearCacheTTL = d
 		return nil
 	}},
-	{"HMDP_RESPONSE_CACHE", "response-cache", "on", "answer repeated anonymous queries of public data (shop(id) with the shop's own fields) from memory, while the near cache holds the same shop; needs HMDP_NEAR_CACHE_TTL above 0 to have any effect", func(c *Config, v string) error {
+	{"HMDP_RESPONSE_CACHE", "response-cache", "on", "answer from memory what cannot have changed: repeated anonymous shop(id) queries of the shop's own fields while the near cache holds the same shop, and flash-sale attempts while this instance knows the sale sold out", func(c *Config, v string) error {
 		return parseBool(v, &c.ResponseCache)
 	}},
 	{"HMDP_HOT_SHOPS", "hot-shops", "", "comma-separated shop ids always served with logical expiry (preloaded; never wait for MySQL)", func(c *Config, v string) error {
