@@ -78,10 +78,10 @@ func (m *GraphQLMetrics) InterceptOperation(ctx context.Context, next graphql.Op
 	}
 }
 
-// countServed counts an operation answered without running it (the
+// servedCounter counts an operation answered without running it (the
 // response cache): no duration, it took none of GraphQL's time.
-func (m *GraphQLMetrics) countServed(name string) {
-	m.requests.WithLabelValues(m.label(name)).Inc()
+func (m *GraphQLMetrics) servedCounter(name string) prometheus.Counter {
+	return m.requests.WithLabelValues(m.label(name))
 }
 
 func (m *GraphQLMetrics) label(name string) string {

@@ -35,7 +35,7 @@ func (a *App) routes() http.Handler {
 		Disabled:   !a.cfg.ResponseCache,
 		Roots:      a.resolver.CacheableRoots(),
 		Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
-		Counted:    metrics.countServed,
+		Counter:    metrics.servedCounter,
 		Registerer: a.registry,
 	})
 	api := ws.Detach(a.shutdown, tidyRequestErrors(a.graphqlServer(ws, metrics, responses)))

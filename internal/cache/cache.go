@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -133,7 +134,7 @@ func New[K comparable, V any](client redis.UniversalClient, cfg Config, load Loa
 func (c *Cache[K, V]) Name() string { return c.cfg.Name }
 
 // Key is the Redis key of id.
-func (c *Cache[K, V]) Key(id K) string { return c.key(fmt.Sprint(id)) }
+func (c *Cache[K, V]) Key(id K) string { return c.key(idString(id)) }
 
 func (c *Cache[K, V]) key(id string) string { return c.cfg.Prefix + "cache:" + c.cfg.Name + ":" + id }
 
@@ -147,7 +148,7 @@ func (c *Cache[K, V]) count(result string) {
 
 // Get returns the value of id; found is false when the row does not exist.
 func (c *Cache[K, V]) Get(ctx context.Context, id K) (v V, found bool, err error) {
-	sid := fmt.Sprint(id)
+	sid := idString(id)
 	var epoch uint64
 	if c.near != nil {
 		if v, found, ok := c.near.Get(sid, c.cfg.Now()); ok {
@@ -405,7 +406,7 @@ func (c *Cache[K, V]) Preload(ctx context.Context, ids ...K) error {
 		if err != nil {
 			return err
 		}
-		if err := c.write(ctx, fmt.Sprint(id), l.v, l.found); err != nil {
+		if err := c.write(ctx, idString(id), l.v, l.found); err != nil {
 			return err
 		}
 	}
@@ -416,7 +417,7 @@ func (c *Cache[K, V]) Preload(ctx context.Context, ids ...K) error {
 // Call it after the transaction that changed the row has committed; when it
 // fails, the outbox row written in that transaction makes it retried.
 func (c *Cache[K, V]) Invalidate(ctx context.Context, id K) error {
-	return c.InvalidateID(ctx, fmt.Sprint(id))
+	return c.InvalidateID(ctx, idString(id))
 }
 
 // InvalidateID is Invalidate with the id as its string form (for the outbox).
@@ -477,7 +478,7 @@ func (c *Cache[K, V]) Close() error {
 // does nothing when the key is absent (it was never preloaded). Every
 // instance drops its near copy.
 func (c *Cache[K, V]) Rewrite(ctx context.Context, id K, onlyIfPresent bool) error {
-	sid := fmt.Sprint(id)
+	sid := idString(id)
 	if c.near != nil {
 		c.near.Drop(sid)
 	}
@@ -508,4 +509,18 @@ func (c *Cache[K, V]) Rewrite(ctx context.Context, id K, onlyIfPresent bool) err
 		}
 	}
 	return nil
+}
+
+// idString is an id's text in keys and near-cache entries: fmt.Sprint's, made
+// without reflection for the common id types (every read starts with it).
+func idString[K comparable](id K) string {
+	switch v := any(id).(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case int:
+		return strconv.Itoa(v)
+	case string:
+		return v
+	}
+	return fmt.Sprint(id)
 }

@@ -76,9 +76,9 @@ type Config struct {
 	Anonymous func(context.Context) bool
 	// MaxEntries bounds the answers kept (default 10 000).
 	MaxEntries int
-	// Counted is told of each answer from memory by its operation name, so
-	// the server's per-operation metrics still count it; may be nil.
-	Counted    func(operation string)
+	// Counter is the server's per-operation counter of an operation name,
+	// which answers from memory still count; may be nil.
+	Counter    func(operation string) prometheus.Counter
 	Registerer prometheus.Registerer
 }
 
@@ -89,7 +89,7 @@ const (
 
 // Cache keeps answers by request.
 type Cache struct {
-	cfg     Config
+	cfg                  Config
 	hits, stored, passed prometheus.Counter
 
 	mu sync.RWMutex
@@ -102,7 +102,7 @@ type entry struct {
 	etag        string
 	loggedIn    bool
 	contentType string
-	operation   string
+	counted     prometheus.Counter // nil when Config.Counter is
 	deps        []dep
 }
 
@@ -168,8 +168,11 @@ func (c *Cache) Handler(next http.Handler) http.Handler {
 			return
 		}
 		body := bytes.Clone(cw.body.Bytes())
-		c.store(buf.String(), &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"),
-			operation: rec.operation, deps: rec.deps, loggedIn: loggedIn})
+		e = &entry{body: body, etag: etag(body), contentType: cw.Header().Get("Content-Type"), deps: rec.deps, loggedIn: loggedIn}
+		if c.cfg.Counter != nil {
+			e.counted = c.cfg.Counter(rec.operation)
+		}
+		c.store(buf.String(), e)
 		c.stored.Inc()
 	})
 }
@@ -204,13 +207,14 @@ func (c *Cache) requestKey(buf *bytes.Buffer, r *http.Request, loggedIn bool) bo
 		buf.WriteByte(0)
 		start := buf.Len()
 		_, err := io.Copy(buf, io.LimitReader(r.Body, maxKey+1))
-		body := bytes.Clone(buf.Bytes()[start:])
-		if err != nil || len(body) > maxKey {
+		if err != nil || buf.Len()-start > maxKey {
 			// Not a candidate: next reads what was read, then the rest.
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+			read := bytes.Clone(buf.Bytes()[start:])
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(read), r.Body), r.Body}
 			return false
 		}
-		r.Body = readCloser{bytes.NewReader(body), r.Body}
+		// next reads the body from buf, which outlives it (Handler).
+		r.Body = readCloser{bytes.NewReader(buf.Bytes()[start:]), r.Body}
 		return true
 	}
 	return false
@@ -242,8 +246,8 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry) bool {
 			d.root.Served(ctx, d.args, d.value)
 		}
 	}
-	if c.cfg.Counted != nil {
-		c.cfg.Counted(e.operation)
+	if e.counted != nil {
+		e.counted.Inc()
 	}
 	c.hits.Inc()
 	h := w.Header()
