@@ -68,7 +68,7 @@ func TestPureSelections(t *testing.T) {
 		`{ shop(id: 1) { ... on Shop @skip(if: false) { name } } }`:             false,
 		`{ shop(id: 1) { ...F @include(if: true) } } fragment F on Shop { id }`: false,
 	} {
-		doc, errs := gqlparser.LoadQuery(schema, q)
+		doc, errs := gqlparser.LoadQueryWithRules(schema, q, nil)
 		if errs != nil {
 			t.Fatalf("%s: %v", q, errs)
 		}
