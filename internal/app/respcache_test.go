@@ -266,3 +266,17 @@ func TestResponseCacheAnswersKnownSoldOut(t *testing.T) {
 		}
 	})
 }
+
+// Without the near cache no shop answer is kept (none could ever be used).
+func TestResponseCacheNeedsTheNearCacheForShops(t *testing.T) {
+	ts := startServer(t, "embedded", func(c *Config) { c.NearCacheTTL = 0 })
+	body := requestBody(t, pureShopQuery, map[string]any{"id": "1"})
+	for range 3 {
+		if status, got := rawPost(t, ts, "10.4.0.1:1", "", body); status != http.StatusOK || !strings.Contains(got, `"shop":{"id":"1"`) {
+			t.Fatalf("status %d body %s", status, got)
+		}
+	}
+	if hit, stored, pass := cacheCounts(t, ts); hit != 0 || stored != 0 || pass != 3 {
+		t.Fatalf("%v hits, %v stored, %v passed; want 0, 0, 3", hit, stored, pass)
+	}
+}

@@ -31,9 +31,15 @@ func (a *App) routes() http.Handler {
 	// response cache, then websockets go on their own goroutines (which
 	// shutdown ends), then gqlgen.
 	metrics := newGraphQLMetrics(a.registry)
+	roots := a.resolver.CacheableRoots()
+	if a.cfg.NearCacheTTL <= 0 {
+		// Without the near cache every shop read is a new value: a kept
+		// answer could never match, and checking would cost a Redis read.
+		delete(roots, "shop")
+	}
 	responses := respcache.New(respcache.Config{
 		Disabled:   !a.cfg.ResponseCache,
-		Roots:      a.resolver.CacheableRoots(),
+		Roots:      roots,
 		Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
 		Counter:    metrics.servedCounter,
 		Registerer: a.registry,
