@@ -55,9 +55,9 @@ type Root struct {
 	// allows any selection: for roots whose kept answers (see Keep) show none.
 	Fields map[string]bool
 	// Current returns the value the field's resolver would read now, for its
-	// arguments; a kept answer holds while it returns the same value.
+	// arguments; a kept answer holds while it returns the same value. The
+	// value must be comparable: a pointer the resolvers share, or nil.
 	Current func(ctx context.Context, args map[string]any) (any, error)
-	// Current's value must be comparable: a pointer the resolvers share.
 	// Served repeats the field's side effects for an answer from memory
 	// (value is Current's); nil when it has none.
 	Served func(ctx context.Context, args map[string]any, value any)
