@@ -24,13 +24,15 @@ var pureShopFields = map[string]bool{
 // CacheableRoots are the root fields whose answers the response cache may
 // keep:
 //   - shop(id), anonymous, valid while the shop cache returns the same value,
-//     each answer from memory counted as a visit like Query.shop's;
+//     each answer from memory counted as a visit like Query.shop's; only
+//     with shopsNearCached (without the near cache every read is a new
+//     value: a kept answer could never match, and checking would cost a
+//     Redis read);
 //   - seckillVoucher, logged in, only its OUT_OF_STOCK while this instance
 //     knows the sale sold out (the same mark throughout): then the resolver
 //     answers every buyer that without asking Redis, whatever the token.
-func (r *Resolver) CacheableRoots() map[string]respcache.Root {
-	shopID := func(args map[string]any) (int64, error) { return model.UnmarshalID(args["id"]) }
-	return map[string]respcache.Root{
+func (r *Resolver) CacheableRoots(shopsNearCached bool) map[string]respcache.Root {
+	roots := map[string]respcache.Root{
 		"seckillVoucher": {
 			Mutation: true,
 			LoggedIn: true,
@@ -46,20 +48,23 @@ func (r *Resolver) CacheableRoots() map[string]respcache.Root {
 			},
 			Served: func(context.Context, map[string]any, any) { r.SeckillService.CountSoldOutAnswer() },
 		},
-		"shop": {
+	}
+	if shopsNearCached {
+		roots["shop"] = respcache.Root{
 			Fields: pureShopFields,
 			Current: func(ctx context.Context, args map[string]any) (any, error) {
-				id, err := shopID(args)
+				id, err := model.UnmarshalID(args["id"])
 				if err != nil {
 					return nil, err
 				}
 				return r.ShopService.Get(ctx, id)
 			},
-			Served: func(ctx context.Context, args map[string]any, value any) {
+			Served: func(ctx context.Context, _ map[string]any, value any) {
 				if sh, _ := value.(*ent.Shop); sh != nil {
 					r.ShopService.Visited(sh.ID, shop.Visitor{Address: auth.ClientIP(ctx)})
 				}
 			},
-		},
+		}
 	}
+	return roots
 }

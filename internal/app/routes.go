@@ -31,15 +31,9 @@ func (a *App) routes() http.Handler {
 	// response cache, then websockets go on their own goroutines (which
 	// shutdown ends), then gqlgen.
 	metrics := newGraphQLMetrics(a.registry)
-	roots := a.resolver.CacheableRoots()
-	if a.cfg.NearCacheTTL <= 0 {
-		// Without the near cache every shop read is a new value: a kept
-		// answer could never match, and checking would cost a Redis read.
-		delete(roots, "shop")
-	}
 	responses := respcache.New(respcache.Config{
 		Disabled:   !a.cfg.ResponseCache,
-		Roots:      roots,
+		Roots:      a.resolver.CacheableRoots(a.cfg.NearCacheTTL > 0),
 		Anonymous:  func(ctx context.Context) bool { return auth.ViewerFrom(ctx) == nil },
 		Counter:    metrics.servedCounter,
 		Registerer: a.registry,
@@ -98,10 +92,9 @@ func (a *App) graphqlServer(ws gorillaWebsocket, metrics *GraphQLMetrics, respon
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(a.resolver.WithDataloaders(ctx))
 	})
-	if a.cfg.ResponseCache {
-		srv.AroundOperations(responses.AroundOperations)
-		srv.AroundResponses(responses.AroundResponses)
-	}
+	// Both do nothing for a request the cache's Handler did not take.
+	srv.AroundOperations(responses.AroundOperations)
+	srv.AroundResponses(responses.AroundResponses)
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetErrorPresenter(presentError(a.log))
 	srv.SetRecoverFunc(recoverPanic(a.log))

@@ -42,11 +42,7 @@ func (s *Service) StopFollowing() error {
 // knownSoldOut reports whether this instance saw voucherID sold out less
 // than SoldOutTTL ago, with no unit given back since.
 func (s *Service) knownSoldOut(voucherID int64) bool {
-	if s.soldOut == nil {
-		return false
-	}
-	_, _, ok := s.soldOut.Get(strconv.FormatInt(voucherID, 10), s.now())
-	return ok
+	return s.SoldOutMark(voucherID) != nil
 }
 
 // soldOutMark is what an instance remembers of a sale it saw sold out: a new
