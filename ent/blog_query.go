@@ -25,7 +25,6 @@ type BlogQuery struct {
 	inters     []Interceptor
 	predicates []predicate.Blog
 	withAuthor *UserQuery
-	loadTotal  []func(context.Context, []*Blog) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -402,11 +401,6 @@ func (_q *BlogQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Blog, e
 	if query := _q.withAuthor; query != nil {
 		if err := _q.loadAuthor(ctx, query, nodes, nil,
 			func(n *Blog, e *User) { n.Edges.Author = e }); err != nil {
-			return nil, err
-		}
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
 			return nil, err
 		}
 	}

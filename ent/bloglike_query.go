@@ -23,7 +23,6 @@ type BlogLikeQuery struct {
 	order      []bloglike.OrderOption
 	inters     []Interceptor
 	predicates []predicate.BlogLike
-	loadTotal  []func(context.Context, []*BlogLike) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *BlogLikeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Blo
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

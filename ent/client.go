@@ -22,16 +22,24 @@ import (
 	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/image"
+	"github.com/hmdp/hmdp/ent/operatoraudit"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/ordercancel"
+	"github.com/hmdp/hmdp/ent/orderquantity"
 	"github.com/hmdp/hmdp/ent/outbox"
+	"github.com/hmdp/hmdp/ent/payattempt"
+	"github.com/hmdp/hmdp/ent/payment"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/ent/shoprating"
+	"github.com/hmdp/hmdp/ent/shopscore"
+	"github.com/hmdp/hmdp/ent/shopsearch"
 	"github.com/hmdp/hmdp/ent/shoptype"
 	"github.com/hmdp/hmdp/ent/sign"
 	"github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/ent/userinfo"
 	"github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/ent/voucherlimit"
 
 	stdsql "database/sql"
 )
@@ -55,16 +63,30 @@ type Client struct {
 	Follow *FollowClient
 	// Image is the client for interacting with the Image builders.
 	Image *ImageClient
+	// OperatorAudit is the client for interacting with the OperatorAudit builders.
+	OperatorAudit *OperatorAuditClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderCancel is the client for interacting with the OrderCancel builders.
 	OrderCancel *OrderCancelClient
+	// OrderQuantity is the client for interacting with the OrderQuantity builders.
+	OrderQuantity *OrderQuantityClient
 	// Outbox is the client for interacting with the Outbox builders.
 	Outbox *OutboxClient
+	// PayAttempt is the client for interacting with the PayAttempt builders.
+	PayAttempt *PayAttemptClient
+	// Payment is the client for interacting with the Payment builders.
+	Payment *PaymentClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
 	SeckillVoucher *SeckillVoucherClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// ShopRating is the client for interacting with the ShopRating builders.
+	ShopRating *ShopRatingClient
+	// ShopScore is the client for interacting with the ShopScore builders.
+	ShopScore *ShopScoreClient
+	// ShopSearch is the client for interacting with the ShopSearch builders.
+	ShopSearch *ShopSearchClient
 	// ShopType is the client for interacting with the ShopType builders.
 	ShopType *ShopTypeClient
 	// Sign is the client for interacting with the Sign builders.
@@ -75,8 +97,8 @@ type Client struct {
 	UserInfo *UserInfoClient
 	// Voucher is the client for interacting with the Voucher builders.
 	Voucher *VoucherClient
-	// additional fields for node api
-	tables tables
+	// VoucherLimit is the client for interacting with the VoucherLimit builders.
+	VoucherLimit *VoucherLimitClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -95,16 +117,24 @@ func (c *Client) init() {
 	c.CommentText = NewCommentTextClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.Image = NewImageClient(c.config)
+	c.OperatorAudit = NewOperatorAuditClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.OrderCancel = NewOrderCancelClient(c.config)
+	c.OrderQuantity = NewOrderQuantityClient(c.config)
 	c.Outbox = NewOutboxClient(c.config)
+	c.PayAttempt = NewPayAttemptClient(c.config)
+	c.Payment = NewPaymentClient(c.config)
 	c.SeckillVoucher = NewSeckillVoucherClient(c.config)
 	c.Shop = NewShopClient(c.config)
+	c.ShopRating = NewShopRatingClient(c.config)
+	c.ShopScore = NewShopScoreClient(c.config)
+	c.ShopSearch = NewShopSearchClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
 	c.Sign = NewSignClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.UserInfo = NewUserInfoClient(c.config)
 	c.Voucher = NewVoucherClient(c.config)
+	c.VoucherLimit = NewVoucherLimitClient(c.config)
 }
 
 type (
@@ -204,16 +234,24 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommentText:    NewCommentTextClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Image:          NewImageClient(cfg),
+		OperatorAudit:  NewOperatorAuditClient(cfg),
 		Order:          NewOrderClient(cfg),
 		OrderCancel:    NewOrderCancelClient(cfg),
+		OrderQuantity:  NewOrderQuantityClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
+		PayAttempt:     NewPayAttemptClient(cfg),
+		Payment:        NewPaymentClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
+		ShopRating:     NewShopRatingClient(cfg),
+		ShopScore:      NewShopScoreClient(cfg),
+		ShopSearch:     NewShopSearchClient(cfg),
 		ShopType:       NewShopTypeClient(cfg),
 		Sign:           NewSignClient(cfg),
 		User:           NewUserClient(cfg),
 		UserInfo:       NewUserInfoClient(cfg),
 		Voucher:        NewVoucherClient(cfg),
+		VoucherLimit:   NewVoucherLimitClient(cfg),
 	}, nil
 }
 
@@ -240,16 +278,24 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommentText:    NewCommentTextClient(cfg),
 		Follow:         NewFollowClient(cfg),
 		Image:          NewImageClient(cfg),
+		OperatorAudit:  NewOperatorAuditClient(cfg),
 		Order:          NewOrderClient(cfg),
 		OrderCancel:    NewOrderCancelClient(cfg),
+		OrderQuantity:  NewOrderQuantityClient(cfg),
 		Outbox:         NewOutboxClient(cfg),
+		PayAttempt:     NewPayAttemptClient(cfg),
+		Payment:        NewPaymentClient(cfg),
 		SeckillVoucher: NewSeckillVoucherClient(cfg),
 		Shop:           NewShopClient(cfg),
+		ShopRating:     NewShopRatingClient(cfg),
+		ShopScore:      NewShopScoreClient(cfg),
+		ShopSearch:     NewShopSearchClient(cfg),
 		ShopType:       NewShopTypeClient(cfg),
 		Sign:           NewSignClient(cfg),
 		User:           NewUserClient(cfg),
 		UserInfo:       NewUserInfoClient(cfg),
 		Voucher:        NewVoucherClient(cfg),
+		VoucherLimit:   NewVoucherLimitClient(cfg),
 	}, nil
 }
 
@@ -280,8 +326,10 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.Blog, c.BlogComment, c.BlogLike, c.CommentLike, c.CommentText, c.Follow,
-		c.Image, c.Order, c.OrderCancel, c.Outbox, c.SeckillVoucher, c.Shop,
-		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Image, c.OperatorAudit, c.Order, c.OrderCancel, c.OrderQuantity, c.Outbox,
+		c.PayAttempt, c.Payment, c.SeckillVoucher, c.Shop, c.ShopRating, c.ShopScore,
+		c.ShopSearch, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.VoucherLimit,
 	} {
 		n.Use(hooks...)
 	}
@@ -292,8 +340,10 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.Blog, c.BlogComment, c.BlogLike, c.CommentLike, c.CommentText, c.Follow,
-		c.Image, c.Order, c.OrderCancel, c.Outbox, c.SeckillVoucher, c.Shop,
-		c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.Image, c.OperatorAudit, c.Order, c.OrderCancel, c.OrderQuantity, c.Outbox,
+		c.PayAttempt, c.Payment, c.SeckillVoucher, c.Shop, c.ShopRating, c.ShopScore,
+		c.ShopSearch, c.ShopType, c.Sign, c.User, c.UserInfo, c.Voucher,
+		c.VoucherLimit,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -316,16 +366,30 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Follow.mutate(ctx, m)
 	case *ImageMutation:
 		return c.Image.mutate(ctx, m)
+	case *OperatorAuditMutation:
+		return c.OperatorAudit.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
 	case *OrderCancelMutation:
 		return c.OrderCancel.mutate(ctx, m)
+	case *OrderQuantityMutation:
+		return c.OrderQuantity.mutate(ctx, m)
 	case *OutboxMutation:
 		return c.Outbox.mutate(ctx, m)
+	case *PayAttemptMutation:
+		return c.PayAttempt.mutate(ctx, m)
+	case *PaymentMutation:
+		return c.Payment.mutate(ctx, m)
 	case *SeckillVoucherMutation:
 		return c.SeckillVoucher.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
+	case *ShopRatingMutation:
+		return c.ShopRating.mutate(ctx, m)
+	case *ShopScoreMutation:
+		return c.ShopScore.mutate(ctx, m)
+	case *ShopSearchMutation:
+		return c.ShopSearch.mutate(ctx, m)
 	case *ShopTypeMutation:
 		return c.ShopType.mutate(ctx, m)
 	case *SignMutation:
@@ -336,6 +400,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.UserInfo.mutate(ctx, m)
 	case *VoucherMutation:
 		return c.Voucher.mutate(ctx, m)
+	case *VoucherLimitMutation:
+		return c.VoucherLimit.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -1288,6 +1354,139 @@ func (c *ImageClient) mutate(ctx context.Context, m *ImageMutation) (Value, erro
 	}
 }
 
+// OperatorAuditClient is a client for the OperatorAudit schema.
+type OperatorAuditClient struct {
+	config
+}
+
+// NewOperatorAuditClient returns a client for the OperatorAudit from the given config.
+func NewOperatorAuditClient(c config) *OperatorAuditClient {
+	return &OperatorAuditClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `operatoraudit.Hooks(f(g(h())))`.
+func (c *OperatorAuditClient) Use(hooks ...Hook) {
+	c.hooks.OperatorAudit = append(c.hooks.OperatorAudit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `operatoraudit.Intercept(f(g(h())))`.
+func (c *OperatorAuditClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OperatorAudit = append(c.inters.OperatorAudit, interceptors...)
+}
+
+// Create returns a builder for creating a OperatorAudit entity.
+func (c *OperatorAuditClient) Create() *OperatorAuditCreate {
+	mutation := newOperatorAuditMutation(c.config, OpCreate)
+	return &OperatorAuditCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OperatorAudit entities.
+func (c *OperatorAuditClient) CreateBulk(builders ...*OperatorAuditCreate) *OperatorAuditCreateBulk {
+	return &OperatorAuditCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OperatorAuditClient) MapCreateBulk(slice any, setFunc func(*OperatorAuditCreate, int)) *OperatorAuditCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OperatorAuditCreateBulk{err: fmt.Errorf("calling to OperatorAuditClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OperatorAuditCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OperatorAuditCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OperatorAudit.
+func (c *OperatorAuditClient) Update() *OperatorAuditUpdate {
+	mutation := newOperatorAuditMutation(c.config, OpUpdate)
+	return &OperatorAuditUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OperatorAuditClient) UpdateOne(_m *OperatorAudit) *OperatorAuditUpdateOne {
+	mutation := newOperatorAuditMutation(c.config, OpUpdateOne, withOperatorAudit(_m))
+	return &OperatorAuditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OperatorAuditClient) UpdateOneID(id int) *OperatorAuditUpdateOne {
+	mutation := newOperatorAuditMutation(c.config, OpUpdateOne, withOperatorAuditID(id))
+	return &OperatorAuditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OperatorAudit.
+func (c *OperatorAuditClient) Delete() *OperatorAuditDelete {
+	mutation := newOperatorAuditMutation(c.config, OpDelete)
+	return &OperatorAuditDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OperatorAuditClient) DeleteOne(_m *OperatorAudit) *OperatorAuditDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OperatorAuditClient) DeleteOneID(id int) *OperatorAuditDeleteOne {
+	builder := c.Delete().Where(operatoraudit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OperatorAuditDeleteOne{builder}
+}
+
+// Query returns a query builder for OperatorAudit.
+func (c *OperatorAuditClient) Query() *OperatorAuditQuery {
+	return &OperatorAuditQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOperatorAudit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OperatorAudit entity by its id.
+func (c *OperatorAuditClient) Get(ctx context.Context, id int) (*OperatorAudit, error) {
+	return c.Query().Where(operatoraudit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OperatorAuditClient) GetX(ctx context.Context, id int) *OperatorAudit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OperatorAuditClient) Hooks() []Hook {
+	return c.hooks.OperatorAudit
+}
+
+// Interceptors returns the client interceptors.
+func (c *OperatorAuditClient) Interceptors() []Interceptor {
+	return c.inters.OperatorAudit
+}
+
+func (c *OperatorAuditClient) mutate(ctx context.Context, m *OperatorAuditMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OperatorAuditCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OperatorAuditUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OperatorAuditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OperatorAuditDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OperatorAudit mutation op: %q", m.Op())
+	}
+}
+
 // OrderClient is a client for the Order schema.
 type OrderClient struct {
 	config
@@ -1554,6 +1753,139 @@ func (c *OrderCancelClient) mutate(ctx context.Context, m *OrderCancelMutation) 
 	}
 }
 
+// OrderQuantityClient is a client for the OrderQuantity schema.
+type OrderQuantityClient struct {
+	config
+}
+
+// NewOrderQuantityClient returns a client for the OrderQuantity from the given config.
+func NewOrderQuantityClient(c config) *OrderQuantityClient {
+	return &OrderQuantityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `orderquantity.Hooks(f(g(h())))`.
+func (c *OrderQuantityClient) Use(hooks ...Hook) {
+	c.hooks.OrderQuantity = append(c.hooks.OrderQuantity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `orderquantity.Intercept(f(g(h())))`.
+func (c *OrderQuantityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OrderQuantity = append(c.inters.OrderQuantity, interceptors...)
+}
+
+// Create returns a builder for creating a OrderQuantity entity.
+func (c *OrderQuantityClient) Create() *OrderQuantityCreate {
+	mutation := newOrderQuantityMutation(c.config, OpCreate)
+	return &OrderQuantityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OrderQuantity entities.
+func (c *OrderQuantityClient) CreateBulk(builders ...*OrderQuantityCreate) *OrderQuantityCreateBulk {
+	return &OrderQuantityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderQuantityClient) MapCreateBulk(slice any, setFunc func(*OrderQuantityCreate, int)) *OrderQuantityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderQuantityCreateBulk{err: fmt.Errorf("calling to OrderQuantityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderQuantityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderQuantityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OrderQuantity.
+func (c *OrderQuantityClient) Update() *OrderQuantityUpdate {
+	mutation := newOrderQuantityMutation(c.config, OpUpdate)
+	return &OrderQuantityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderQuantityClient) UpdateOne(_m *OrderQuantity) *OrderQuantityUpdateOne {
+	mutation := newOrderQuantityMutation(c.config, OpUpdateOne, withOrderQuantity(_m))
+	return &OrderQuantityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderQuantityClient) UpdateOneID(id int64) *OrderQuantityUpdateOne {
+	mutation := newOrderQuantityMutation(c.config, OpUpdateOne, withOrderQuantityID(id))
+	return &OrderQuantityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OrderQuantity.
+func (c *OrderQuantityClient) Delete() *OrderQuantityDelete {
+	mutation := newOrderQuantityMutation(c.config, OpDelete)
+	return &OrderQuantityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderQuantityClient) DeleteOne(_m *OrderQuantity) *OrderQuantityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderQuantityClient) DeleteOneID(id int64) *OrderQuantityDeleteOne {
+	builder := c.Delete().Where(orderquantity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderQuantityDeleteOne{builder}
+}
+
+// Query returns a query builder for OrderQuantity.
+func (c *OrderQuantityClient) Query() *OrderQuantityQuery {
+	return &OrderQuantityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrderQuantity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OrderQuantity entity by its id.
+func (c *OrderQuantityClient) Get(ctx context.Context, id int64) (*OrderQuantity, error) {
+	return c.Query().Where(orderquantity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderQuantityClient) GetX(ctx context.Context, id int64) *OrderQuantity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OrderQuantityClient) Hooks() []Hook {
+	return c.hooks.OrderQuantity
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderQuantityClient) Interceptors() []Interceptor {
+	return c.inters.OrderQuantity
+}
+
+func (c *OrderQuantityClient) mutate(ctx context.Context, m *OrderQuantityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderQuantityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderQuantityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderQuantityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderQuantityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OrderQuantity mutation op: %q", m.Op())
+	}
+}
+
 // OutboxClient is a client for the Outbox schema.
 type OutboxClient struct {
 	config
@@ -1684,6 +2016,272 @@ func (c *OutboxClient) mutate(ctx context.Context, m *OutboxMutation) (Value, er
 		return (&OutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Outbox mutation op: %q", m.Op())
+	}
+}
+
+// PayAttemptClient is a client for the PayAttempt schema.
+type PayAttemptClient struct {
+	config
+}
+
+// NewPayAttemptClient returns a client for the PayAttempt from the given config.
+func NewPayAttemptClient(c config) *PayAttemptClient {
+	return &PayAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `payattempt.Hooks(f(g(h())))`.
+func (c *PayAttemptClient) Use(hooks ...Hook) {
+	c.hooks.PayAttempt = append(c.hooks.PayAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `payattempt.Intercept(f(g(h())))`.
+func (c *PayAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PayAttempt = append(c.inters.PayAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a PayAttempt entity.
+func (c *PayAttemptClient) Create() *PayAttemptCreate {
+	mutation := newPayAttemptMutation(c.config, OpCreate)
+	return &PayAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PayAttempt entities.
+func (c *PayAttemptClient) CreateBulk(builders ...*PayAttemptCreate) *PayAttemptCreateBulk {
+	return &PayAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PayAttemptClient) MapCreateBulk(slice any, setFunc func(*PayAttemptCreate, int)) *PayAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PayAttemptCreateBulk{err: fmt.Errorf("calling to PayAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PayAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PayAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PayAttempt.
+func (c *PayAttemptClient) Update() *PayAttemptUpdate {
+	mutation := newPayAttemptMutation(c.config, OpUpdate)
+	return &PayAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PayAttemptClient) UpdateOne(_m *PayAttempt) *PayAttemptUpdateOne {
+	mutation := newPayAttemptMutation(c.config, OpUpdateOne, withPayAttempt(_m))
+	return &PayAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PayAttemptClient) UpdateOneID(id int64) *PayAttemptUpdateOne {
+	mutation := newPayAttemptMutation(c.config, OpUpdateOne, withPayAttemptID(id))
+	return &PayAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PayAttempt.
+func (c *PayAttemptClient) Delete() *PayAttemptDelete {
+	mutation := newPayAttemptMutation(c.config, OpDelete)
+	return &PayAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PayAttemptClient) DeleteOne(_m *PayAttempt) *PayAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PayAttemptClient) DeleteOneID(id int64) *PayAttemptDeleteOne {
+	builder := c.Delete().Where(payattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PayAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for PayAttempt.
+func (c *PayAttemptClient) Query() *PayAttemptQuery {
+	return &PayAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePayAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PayAttempt entity by its id.
+func (c *PayAttemptClient) Get(ctx context.Context, id int64) (*PayAttempt, error) {
+	return c.Query().Where(payattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PayAttemptClient) GetX(ctx context.Context, id int64) *PayAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PayAttemptClient) Hooks() []Hook {
+	return c.hooks.PayAttempt
+}
+
+// Interceptors returns the client interceptors.
+func (c *PayAttemptClient) Interceptors() []Interceptor {
+	return c.inters.PayAttempt
+}
+
+func (c *PayAttemptClient) mutate(ctx context.Context, m *PayAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PayAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PayAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PayAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PayAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PayAttempt mutation op: %q", m.Op())
+	}
+}
+
+// PaymentClient is a client for the Payment schema.
+type PaymentClient struct {
+	config
+}
+
+// NewPaymentClient returns a client for the Payment from the given config.
+func NewPaymentClient(c config) *PaymentClient {
+	return &PaymentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `payment.Hooks(f(g(h())))`.
+func (c *PaymentClient) Use(hooks ...Hook) {
+	c.hooks.Payment = append(c.hooks.Payment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `payment.Intercept(f(g(h())))`.
+func (c *PaymentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Payment = append(c.inters.Payment, interceptors...)
+}
+
+// Create returns a builder for creating a Payment entity.
+func (c *PaymentClient) Create() *PaymentCreate {
+	mutation := newPaymentMutation(c.config, OpCreate)
+	return &PaymentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Payment entities.
+func (c *PaymentClient) CreateBulk(builders ...*PaymentCreate) *PaymentCreateBulk {
+	return &PaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentClient) MapCreateBulk(slice any, setFunc func(*PaymentCreate, int)) *PaymentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentCreateBulk{err: fmt.Errorf("calling to PaymentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Payment.
+func (c *PaymentClient) Update() *PaymentUpdate {
+	mutation := newPaymentMutation(c.config, OpUpdate)
+	return &PaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentClient) UpdateOne(_m *Payment) *PaymentUpdateOne {
+	mutation := newPaymentMutation(c.config, OpUpdateOne, withPayment(_m))
+	return &PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentClient) UpdateOneID(id int64) *PaymentUpdateOne {
+	mutation := newPaymentMutation(c.config, OpUpdateOne, withPaymentID(id))
+	return &PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Payment.
+func (c *PaymentClient) Delete() *PaymentDelete {
+	mutation := newPaymentMutation(c.config, OpDelete)
+	return &PaymentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentClient) DeleteOne(_m *Payment) *PaymentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentClient) DeleteOneID(id int64) *PaymentDeleteOne {
+	builder := c.Delete().Where(payment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentDeleteOne{builder}
+}
+
+// Query returns a query builder for Payment.
+func (c *PaymentClient) Query() *PaymentQuery {
+	return &PaymentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePayment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Payment entity by its id.
+func (c *PaymentClient) Get(ctx context.Context, id int64) (*Payment, error) {
+	return c.Query().Where(payment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentClient) GetX(ctx context.Context, id int64) *Payment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentClient) Hooks() []Hook {
+	return c.hooks.Payment
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentClient) Interceptors() []Interceptor {
+	return c.inters.Payment
+}
+
+func (c *PaymentClient) mutate(ctx context.Context, m *PaymentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Payment mutation op: %q", m.Op())
 	}
 }
 
@@ -1982,6 +2580,405 @@ func (c *ShopClient) mutate(ctx context.Context, m *ShopMutation) (Value, error)
 		return (&ShopDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Shop mutation op: %q", m.Op())
+	}
+}
+
+// ShopRatingClient is a client for the ShopRating schema.
+type ShopRatingClient struct {
+	config
+}
+
+// NewShopRatingClient returns a client for the ShopRating from the given config.
+func NewShopRatingClient(c config) *ShopRatingClient {
+	return &ShopRatingClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shoprating.Hooks(f(g(h())))`.
+func (c *ShopRatingClient) Use(hooks ...Hook) {
+	c.hooks.ShopRating = append(c.hooks.ShopRating, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shoprating.Intercept(f(g(h())))`.
+func (c *ShopRatingClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShopRating = append(c.inters.ShopRating, interceptors...)
+}
+
+// Create returns a builder for creating a ShopRating entity.
+func (c *ShopRatingClient) Create() *ShopRatingCreate {
+	mutation := newShopRatingMutation(c.config, OpCreate)
+	return &ShopRatingCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShopRating entities.
+func (c *ShopRatingClient) CreateBulk(builders ...*ShopRatingCreate) *ShopRatingCreateBulk {
+	return &ShopRatingCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShopRatingClient) MapCreateBulk(slice any, setFunc func(*ShopRatingCreate, int)) *ShopRatingCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShopRatingCreateBulk{err: fmt.Errorf("calling to ShopRatingClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShopRatingCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShopRatingCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShopRating.
+func (c *ShopRatingClient) Update() *ShopRatingUpdate {
+	mutation := newShopRatingMutation(c.config, OpUpdate)
+	return &ShopRatingUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShopRatingClient) UpdateOne(_m *ShopRating) *ShopRatingUpdateOne {
+	mutation := newShopRatingMutation(c.config, OpUpdateOne, withShopRating(_m))
+	return &ShopRatingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShopRatingClient) UpdateOneID(id int64) *ShopRatingUpdateOne {
+	mutation := newShopRatingMutation(c.config, OpUpdateOne, withShopRatingID(id))
+	return &ShopRatingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShopRating.
+func (c *ShopRatingClient) Delete() *ShopRatingDelete {
+	mutation := newShopRatingMutation(c.config, OpDelete)
+	return &ShopRatingDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShopRatingClient) DeleteOne(_m *ShopRating) *ShopRatingDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShopRatingClient) DeleteOneID(id int64) *ShopRatingDeleteOne {
+	builder := c.Delete().Where(shoprating.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShopRatingDeleteOne{builder}
+}
+
+// Query returns a query builder for ShopRating.
+func (c *ShopRatingClient) Query() *ShopRatingQuery {
+	return &ShopRatingQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShopRating},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShopRating entity by its id.
+func (c *ShopRatingClient) Get(ctx context.Context, id int64) (*ShopRating, error) {
+	return c.Query().Where(shoprating.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShopRatingClient) GetX(ctx context.Context, id int64) *ShopRating {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ShopRatingClient) Hooks() []Hook {
+	return c.hooks.ShopRating
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShopRatingClient) Interceptors() []Interceptor {
+	return c.inters.ShopRating
+}
+
+func (c *ShopRatingClient) mutate(ctx context.Context, m *ShopRatingMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShopRatingCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShopRatingUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShopRatingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShopRatingDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShopRating mutation op: %q", m.Op())
+	}
+}
+
+// ShopScoreClient is a client for the ShopScore schema.
+type ShopScoreClient struct {
+	config
+}
+
+// NewShopScoreClient returns a client for the ShopScore from the given config.
+func NewShopScoreClient(c config) *ShopScoreClient {
+	return &ShopScoreClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shopscore.Hooks(f(g(h())))`.
+func (c *ShopScoreClient) Use(hooks ...Hook) {
+	c.hooks.ShopScore = append(c.hooks.ShopScore, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shopscore.Intercept(f(g(h())))`.
+func (c *ShopScoreClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShopScore = append(c.inters.ShopScore, interceptors...)
+}
+
+// Create returns a builder for creating a ShopScore entity.
+func (c *ShopScoreClient) Create() *ShopScoreCreate {
+	mutation := newShopScoreMutation(c.config, OpCreate)
+	return &ShopScoreCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShopScore entities.
+func (c *ShopScoreClient) CreateBulk(builders ...*ShopScoreCreate) *ShopScoreCreateBulk {
+	return &ShopScoreCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShopScoreClient) MapCreateBulk(slice any, setFunc func(*ShopScoreCreate, int)) *ShopScoreCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShopScoreCreateBulk{err: fmt.Errorf("calling to ShopScoreClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShopScoreCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShopScoreCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShopScore.
+func (c *ShopScoreClient) Update() *ShopScoreUpdate {
+	mutation := newShopScoreMutation(c.config, OpUpdate)
+	return &ShopScoreUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShopScoreClient) UpdateOne(_m *ShopScore) *ShopScoreUpdateOne {
+	mutation := newShopScoreMutation(c.config, OpUpdateOne, withShopScore(_m))
+	return &ShopScoreUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShopScoreClient) UpdateOneID(id int64) *ShopScoreUpdateOne {
+	mutation := newShopScoreMutation(c.config, OpUpdateOne, withShopScoreID(id))
+	return &ShopScoreUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShopScore.
+func (c *ShopScoreClient) Delete() *ShopScoreDelete {
+	mutation := newShopScoreMutation(c.config, OpDelete)
+	return &ShopScoreDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShopScoreClient) DeleteOne(_m *ShopScore) *ShopScoreDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShopScoreClient) DeleteOneID(id int64) *ShopScoreDeleteOne {
+	builder := c.Delete().Where(shopscore.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShopScoreDeleteOne{builder}
+}
+
+// Query returns a query builder for ShopScore.
+func (c *ShopScoreClient) Query() *ShopScoreQuery {
+	return &ShopScoreQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShopScore},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShopScore entity by its id.
+func (c *ShopScoreClient) Get(ctx context.Context, id int64) (*ShopScore, error) {
+	return c.Query().Where(shopscore.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShopScoreClient) GetX(ctx context.Context, id int64) *ShopScore {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ShopScoreClient) Hooks() []Hook {
+	return c.hooks.ShopScore
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShopScoreClient) Interceptors() []Interceptor {
+	return c.inters.ShopScore
+}
+
+func (c *ShopScoreClient) mutate(ctx context.Context, m *ShopScoreMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShopScoreCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShopScoreUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShopScoreUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShopScoreDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShopScore mutation op: %q", m.Op())
+	}
+}
+
+// ShopSearchClient is a client for the ShopSearch schema.
+type ShopSearchClient struct {
+	config
+}
+
+// NewShopSearchClient returns a client for the ShopSearch from the given config.
+func NewShopSearchClient(c config) *ShopSearchClient {
+	return &ShopSearchClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shopsearch.Hooks(f(g(h())))`.
+func (c *ShopSearchClient) Use(hooks ...Hook) {
+	c.hooks.ShopSearch = append(c.hooks.ShopSearch, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shopsearch.Intercept(f(g(h())))`.
+func (c *ShopSearchClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShopSearch = append(c.inters.ShopSearch, interceptors...)
+}
+
+// Create returns a builder for creating a ShopSearch entity.
+func (c *ShopSearchClient) Create() *ShopSearchCreate {
+	mutation := newShopSearchMutation(c.config, OpCreate)
+	return &ShopSearchCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShopSearch entities.
+func (c *ShopSearchClient) CreateBulk(builders ...*ShopSearchCreate) *ShopSearchCreateBulk {
+	return &ShopSearchCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShopSearchClient) MapCreateBulk(slice any, setFunc func(*ShopSearchCreate, int)) *ShopSearchCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShopSearchCreateBulk{err: fmt.Errorf("calling to ShopSearchClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShopSearchCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShopSearchCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShopSearch.
+func (c *ShopSearchClient) Update() *ShopSearchUpdate {
+	mutation := newShopSearchMutation(c.config, OpUpdate)
+	return &ShopSearchUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShopSearchClient) UpdateOne(_m *ShopSearch) *ShopSearchUpdateOne {
+	mutation := newShopSearchMutation(c.config, OpUpdateOne, withShopSearch(_m))
+	return &ShopSearchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShopSearchClient) UpdateOneID(id int64) *ShopSearchUpdateOne {
+	mutation := newShopSearchMutation(c.config, OpUpdateOne, withShopSearchID(id))
+	return &ShopSearchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShopSearch.
+func (c *ShopSearchClient) Delete() *ShopSearchDelete {
+	mutation := newShopSearchMutation(c.config, OpDelete)
+	return &ShopSearchDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShopSearchClient) DeleteOne(_m *ShopSearch) *ShopSearchDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShopSearchClient) DeleteOneID(id int64) *ShopSearchDeleteOne {
+	builder := c.Delete().Where(shopsearch.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShopSearchDeleteOne{builder}
+}
+
+// Query returns a query builder for ShopSearch.
+func (c *ShopSearchClient) Query() *ShopSearchQuery {
+	return &ShopSearchQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShopSearch},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShopSearch entity by its id.
+func (c *ShopSearchClient) Get(ctx context.Context, id int64) (*ShopSearch, error) {
+	return c.Query().Where(shopsearch.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShopSearchClient) GetX(ctx context.Context, id int64) *ShopSearch {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ShopSearchClient) Hooks() []Hook {
+	return c.hooks.ShopSearch
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShopSearchClient) Interceptors() []Interceptor {
+	return c.inters.ShopSearch
+}
+
+func (c *ShopSearchClient) mutate(ctx context.Context, m *ShopSearchMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShopSearchCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShopSearchUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShopSearchUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShopSearchDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShopSearch mutation op: %q", m.Op())
 	}
 }
 
@@ -2698,17 +3695,152 @@ func (c *VoucherClient) mutate(ctx context.Context, m *VoucherMutation) (Value, 
 	}
 }
 
+// VoucherLimitClient is a client for the VoucherLimit schema.
+type VoucherLimitClient struct {
+	config
+}
+
+// NewVoucherLimitClient returns a client for the VoucherLimit from the given config.
+func NewVoucherLimitClient(c config) *VoucherLimitClient {
+	return &VoucherLimitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `voucherlimit.Hooks(f(g(h())))`.
+func (c *VoucherLimitClient) Use(hooks ...Hook) {
+	c.hooks.VoucherLimit = append(c.hooks.VoucherLimit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `voucherlimit.Intercept(f(g(h())))`.
+func (c *VoucherLimitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VoucherLimit = append(c.inters.VoucherLimit, interceptors...)
+}
+
+// Create returns a builder for creating a VoucherLimit entity.
+func (c *VoucherLimitClient) Create() *VoucherLimitCreate {
+	mutation := newVoucherLimitMutation(c.config, OpCreate)
+	return &VoucherLimitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VoucherLimit entities.
+func (c *VoucherLimitClient) CreateBulk(builders ...*VoucherLimitCreate) *VoucherLimitCreateBulk {
+	return &VoucherLimitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VoucherLimitClient) MapCreateBulk(slice any, setFunc func(*VoucherLimitCreate, int)) *VoucherLimitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VoucherLimitCreateBulk{err: fmt.Errorf("calling to VoucherLimitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VoucherLimitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VoucherLimitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VoucherLimit.
+func (c *VoucherLimitClient) Update() *VoucherLimitUpdate {
+	mutation := newVoucherLimitMutation(c.config, OpUpdate)
+	return &VoucherLimitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VoucherLimitClient) UpdateOne(_m *VoucherLimit) *VoucherLimitUpdateOne {
+	mutation := newVoucherLimitMutation(c.config, OpUpdateOne, withVoucherLimit(_m))
+	return &VoucherLimitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VoucherLimitClient) UpdateOneID(id int64) *VoucherLimitUpdateOne {
+	mutation := newVoucherLimitMutation(c.config, OpUpdateOne, withVoucherLimitID(id))
+	return &VoucherLimitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VoucherLimit.
+func (c *VoucherLimitClient) Delete() *VoucherLimitDelete {
+	mutation := newVoucherLimitMutation(c.config, OpDelete)
+	return &VoucherLimitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VoucherLimitClient) DeleteOne(_m *VoucherLimit) *VoucherLimitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VoucherLimitClient) DeleteOneID(id int64) *VoucherLimitDeleteOne {
+	builder := c.Delete().Where(voucherlimit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VoucherLimitDeleteOne{builder}
+}
+
+// Query returns a query builder for VoucherLimit.
+func (c *VoucherLimitClient) Query() *VoucherLimitQuery {
+	return &VoucherLimitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVoucherLimit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VoucherLimit entity by its id.
+func (c *VoucherLimitClient) Get(ctx context.Context, id int64) (*VoucherLimit, error) {
+	return c.Query().Where(voucherlimit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VoucherLimitClient) GetX(ctx context.Context, id int64) *VoucherLimit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *VoucherLimitClient) Hooks() []Hook {
+	return c.hooks.VoucherLimit
+}
+
+// Interceptors returns the client interceptors.
+func (c *VoucherLimitClient) Interceptors() []Interceptor {
+	return c.inters.VoucherLimit
+}
+
+func (c *VoucherLimitClient) mutate(ctx context.Context, m *VoucherLimitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VoucherLimitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VoucherLimitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VoucherLimitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VoucherLimitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VoucherLimit mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image, Order,
-		OrderCancel, Outbox, SeckillVoucher, Shop, ShopType, Sign, User, UserInfo,
-		Voucher []ent.Hook
+		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image,
+		OperatorAudit, Order, OrderCancel, OrderQuantity, Outbox, PayAttempt, Payment,
+		SeckillVoucher, Shop, ShopRating, ShopScore, ShopSearch, ShopType, Sign, User,
+		UserInfo, Voucher, VoucherLimit []ent.Hook
 	}
 	inters struct {
-		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image, Order,
-		OrderCancel, Outbox, SeckillVoucher, Shop, ShopType, Sign, User, UserInfo,
-		Voucher []ent.Interceptor
+		Blog, BlogComment, BlogLike, CommentLike, CommentText, Follow, Image,
+		OperatorAudit, Order, OrderCancel, OrderQuantity, Outbox, PayAttempt, Payment,
+		SeckillVoucher, Shop, ShopRating, ShopScore, ShopSearch, ShopType, Sign, User,
+		UserInfo, Voucher, VoucherLimit []ent.Interceptor
 	}
 )
 

@@ -23,7 +23,6 @@ type CommentLikeQuery struct {
 	order      []commentlike.OrderOption
 	inters     []Interceptor
 	predicates []predicate.CommentLike
-	loadTotal  []func(context.Context, []*CommentLike) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *CommentLikeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

@@ -19,16 +19,24 @@ import (
 	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/image"
+	"github.com/hmdp/hmdp/ent/operatoraudit"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/ordercancel"
+	"github.com/hmdp/hmdp/ent/orderquantity"
 	"github.com/hmdp/hmdp/ent/outbox"
+	"github.com/hmdp/hmdp/ent/payattempt"
+	"github.com/hmdp/hmdp/ent/payment"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/ent/shoprating"
+	"github.com/hmdp/hmdp/ent/shopscore"
+	"github.com/hmdp/hmdp/ent/shopsearch"
 	"github.com/hmdp/hmdp/ent/shoptype"
 	"github.com/hmdp/hmdp/ent/sign"
 	"github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/ent/userinfo"
 	"github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/ent/voucherlimit"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -96,16 +104,24 @@ func checkColumn(t, c string) error {
 			commenttext.Table:    commenttext.ValidColumn,
 			follow.Table:         follow.ValidColumn,
 			image.Table:          image.ValidColumn,
+			operatoraudit.Table:  operatoraudit.ValidColumn,
 			order.Table:          order.ValidColumn,
 			ordercancel.Table:    ordercancel.ValidColumn,
+			orderquantity.Table:  orderquantity.ValidColumn,
 			outbox.Table:         outbox.ValidColumn,
+			payattempt.Table:     payattempt.ValidColumn,
+			payment.Table:        payment.ValidColumn,
 			seckillvoucher.Table: seckillvoucher.ValidColumn,
 			shop.Table:           shop.ValidColumn,
+			shoprating.Table:     shoprating.ValidColumn,
+			shopscore.Table:      shopscore.ValidColumn,
+			shopsearch.Table:     shopsearch.ValidColumn,
 			shoptype.Table:       shoptype.ValidColumn,
 			sign.Table:           sign.ValidColumn,
 			user.Table:           user.ValidColumn,
 			userinfo.Table:       userinfo.ValidColumn,
 			voucher.Table:        voucher.ValidColumn,
+			voucherlimit.Table:   voucherlimit.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

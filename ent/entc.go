@@ -5,21 +5,18 @@ package main
 import (
 	"log"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
 )
 
-// Generates the ent client with entgql's templates (pagination, field collection);
-// the GraphQL schema itself is written by hand in graph/*.graphqls.
+// Generates the ent client with ent's templates and ours (template/: fields
+// of entities that are not columns). No GraphQL code is generated here: the
+// schema is written by hand in graph/*.graphqls, and every connection is
+// paged by internal/page (docs/ARCHITECTURE.md "Pagination: one mechanism").
 func main() {
-	ex, err := entgql.NewExtension(entgql.WithConfigPath("../gqlgen.yml"))
-	if err != nil {
-		log.Fatalf("entgql: %v", err)
-	}
-	err = entc.Generate("./schema", &gen.Config{
+	err := entc.Generate("./schema", &gen.Config{
 		Features: []gen.Feature{gen.FeatureModifier, gen.FeatureExecQuery, gen.FeatureUpsert, gen.FeatureLock},
-	}, entc.Extensions(ex))
+	}, entc.TemplateDir("./template"))
 	if err != nil {
 		log.Fatalf("ent codegen: %v", err)
 	}

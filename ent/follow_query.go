@@ -23,7 +23,6 @@ type FollowQuery struct {
 	order      []follow.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Follow
-	loadTotal  []func(context.Context, []*Follow) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *FollowQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Follo
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

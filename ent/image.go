@@ -22,7 +22,9 @@ type Image struct {
 	// CreateTime holds the value of the "create_time" field.
 	CreateTime time.Time `json:"create_time,omitempty"`
 	// Attached holds the value of the "attached" field.
-	Attached     bool `json:"attached,omitempty"`
+	Attached bool `json:"attached,omitempty"`
+	// Size holds the value of the "size" field.
+	Size         int64 `json:"size,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -33,7 +35,7 @@ func (*Image) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case image.FieldAttached:
 			values[i] = new(sql.NullBool)
-		case image.FieldUserID:
+		case image.FieldUserID, image.FieldSize:
 			values[i] = new(sql.NullInt64)
 		case image.FieldID:
 			values[i] = new(sql.NullString)
@@ -77,6 +79,12 @@ func (_m *Image) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field attached", values[i])
 			} else if value.Valid {
 				_m.Attached = value.Bool
+			}
+		case image.FieldSize:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field size", values[i])
+			} else if value.Valid {
+				_m.Size = value.Int64
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -122,6 +130,9 @@ func (_m *Image) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("attached=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Attached))
+	builder.WriteString(", ")
+	builder.WriteString("size=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Size))
 	builder.WriteByte(')')
 	return builder.String()
 }

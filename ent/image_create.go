@@ -57,6 +57,20 @@ func (_c *ImageCreate) SetNillableAttached(v *bool) *ImageCreate {
 	return _c
 }
 
+// SetSize sets the "size" field.
+func (_c *ImageCreate) SetSize(v int64) *ImageCreate {
+	_c.mutation.SetSize(v)
+	return _c
+}
+
+// SetNillableSize sets the "size" field if the given value is not nil.
+func (_c *ImageCreate) SetNillableSize(v *int64) *ImageCreate {
+	if v != nil {
+		_c.SetSize(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ImageCreate) SetID(v string) *ImageCreate {
 	_c.mutation.SetID(v)
@@ -106,6 +120,10 @@ func (_c *ImageCreate) defaults() {
 		v := image.DefaultAttached
 		_c.mutation.SetAttached(v)
 	}
+	if _, ok := _c.mutation.Size(); !ok {
+		v := image.DefaultSize
+		_c.mutation.SetSize(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -118,6 +136,14 @@ func (_c *ImageCreate) check() error {
 	}
 	if _, ok := _c.mutation.Attached(); !ok {
 		return &ValidationError{Name: "attached", err: errors.New(`ent: missing required field "Image.attached"`)}
+	}
+	if _, ok := _c.mutation.Size(); !ok {
+		return &ValidationError{Name: "size", err: errors.New(`ent: missing required field "Image.size"`)}
+	}
+	if v, ok := _c.mutation.Size(); ok {
+		if err := image.SizeValidator(v); err != nil {
+			return &ValidationError{Name: "size", err: fmt.Errorf(`ent: validator failed for field "Image.size": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := image.IDValidator(v); err != nil {
@@ -171,6 +197,10 @@ func (_c *ImageCreate) createSpec() (*Image, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Attached(); ok {
 		_spec.SetField(image.FieldAttached, field.TypeBool, value)
 		_node.Attached = value
+	}
+	if value, ok := _c.mutation.Size(); ok {
+		_spec.SetField(image.FieldSize, field.TypeInt64, value)
+		_node.Size = value
 	}
 	return _node, _spec
 }
@@ -251,6 +281,24 @@ func (u *ImageUpsert) SetAttached(v bool) *ImageUpsert {
 // UpdateAttached sets the "attached" field to the value that was provided on create.
 func (u *ImageUpsert) UpdateAttached() *ImageUpsert {
 	u.SetExcluded(image.FieldAttached)
+	return u
+}
+
+// SetSize sets the "size" field.
+func (u *ImageUpsert) SetSize(v int64) *ImageUpsert {
+	u.Set(image.FieldSize, v)
+	return u
+}
+
+// UpdateSize sets the "size" field to the value that was provided on create.
+func (u *ImageUpsert) UpdateSize() *ImageUpsert {
+	u.SetExcluded(image.FieldSize)
+	return u
+}
+
+// AddSize adds v to the "size" field.
+func (u *ImageUpsert) AddSize(v int64) *ImageUpsert {
+	u.Add(image.FieldSize, v)
 	return u
 }
 
@@ -337,6 +385,27 @@ func (u *ImageUpsertOne) SetAttached(v bool) *ImageUpsertOne {
 func (u *ImageUpsertOne) UpdateAttached() *ImageUpsertOne {
 	return u.Update(func(s *ImageUpsert) {
 		s.UpdateAttached()
+	})
+}
+
+// SetSize sets the "size" field.
+func (u *ImageUpsertOne) SetSize(v int64) *ImageUpsertOne {
+	return u.Update(func(s *ImageUpsert) {
+		s.SetSize(v)
+	})
+}
+
+// AddSize adds v to the "size" field.
+func (u *ImageUpsertOne) AddSize(v int64) *ImageUpsertOne {
+	return u.Update(func(s *ImageUpsert) {
+		s.AddSize(v)
+	})
+}
+
+// UpdateSize sets the "size" field to the value that was provided on create.
+func (u *ImageUpsertOne) UpdateSize() *ImageUpsertOne {
+	return u.Update(func(s *ImageUpsert) {
+		s.UpdateSize()
 	})
 }
 
@@ -590,6 +659,27 @@ func (u *ImageUpsertBulk) SetAttached(v bool) *ImageUpsertBulk {
 func (u *ImageUpsertBulk) UpdateAttached() *ImageUpsertBulk {
 	return u.Update(func(s *ImageUpsert) {
 		s.UpdateAttached()
+	})
+}
+
+// SetSize sets the "size" field.
+func (u *ImageUpsertBulk) SetSize(v int64) *ImageUpsertBulk {
+	return u.Update(func(s *ImageUpsert) {
+		s.SetSize(v)
+	})
+}
+
+// AddSize adds v to the "size" field.
+func (u *ImageUpsertBulk) AddSize(v int64) *ImageUpsertBulk {
+	return u.Update(func(s *ImageUpsert) {
+		s.AddSize(v)
+	})
+}
+
+// UpdateSize sets the "size" field to the value that was provided on create.
+func (u *ImageUpsertBulk) UpdateSize() *ImageUpsertBulk {
+	return u.Update(func(s *ImageUpsert) {
+		s.UpdateSize()
 	})
 }
 

@@ -23,7 +23,6 @@ type ImageQuery struct {
 	order      []image.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Image
-	loadTotal  []func(context.Context, []*Image) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *ImageQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Image,
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

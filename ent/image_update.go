@@ -63,6 +63,27 @@ func (_u *ImageUpdate) SetNillableAttached(v *bool) *ImageUpdate {
 	return _u
 }
 
+// SetSize sets the "size" field.
+func (_u *ImageUpdate) SetSize(v int64) *ImageUpdate {
+	_u.mutation.ResetSize()
+	_u.mutation.SetSize(v)
+	return _u
+}
+
+// SetNillableSize sets the "size" field if the given value is not nil.
+func (_u *ImageUpdate) SetNillableSize(v *int64) *ImageUpdate {
+	if v != nil {
+		_u.SetSize(*v)
+	}
+	return _u
+}
+
+// AddSize adds value to the "size" field.
+func (_u *ImageUpdate) AddSize(v int64) *ImageUpdate {
+	_u.mutation.AddSize(v)
+	return _u
+}
+
 // Mutation returns the ImageMutation object of the builder.
 func (_u *ImageUpdate) Mutation() *ImageMutation {
 	return _u.mutation
@@ -95,6 +116,16 @@ func (_u *ImageUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *ImageUpdate) check() error {
+	if v, ok := _u.mutation.Size(); ok {
+		if err := image.SizeValidator(v); err != nil {
+			return &ValidationError{Name: "size", err: fmt.Errorf(`ent: validator failed for field "Image.size": %w`, err)}
+		}
+	}
+	return nil
+}
+
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *ImageUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ImageUpdate {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -102,6 +133,9 @@ func (_u *ImageUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ImageUpd
 }
 
 func (_u *ImageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(image.Table, image.Columns, sqlgraph.NewFieldSpec(image.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -118,6 +152,12 @@ func (_u *ImageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Attached(); ok {
 		_spec.SetField(image.FieldAttached, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Size(); ok {
+		_spec.SetField(image.FieldSize, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedSize(); ok {
+		_spec.AddField(image.FieldSize, field.TypeInt64, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -176,6 +216,27 @@ func (_u *ImageUpdateOne) SetNillableAttached(v *bool) *ImageUpdateOne {
 	return _u
 }
 
+// SetSize sets the "size" field.
+func (_u *ImageUpdateOne) SetSize(v int64) *ImageUpdateOne {
+	_u.mutation.ResetSize()
+	_u.mutation.SetSize(v)
+	return _u
+}
+
+// SetNillableSize sets the "size" field if the given value is not nil.
+func (_u *ImageUpdateOne) SetNillableSize(v *int64) *ImageUpdateOne {
+	if v != nil {
+		_u.SetSize(*v)
+	}
+	return _u
+}
+
+// AddSize adds value to the "size" field.
+func (_u *ImageUpdateOne) AddSize(v int64) *ImageUpdateOne {
+	_u.mutation.AddSize(v)
+	return _u
+}
+
 // Mutation returns the ImageMutation object of the builder.
 func (_u *ImageUpdateOne) Mutation() *ImageMutation {
 	return _u.mutation
@@ -221,6 +282,16 @@ func (_u *ImageUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *ImageUpdateOne) check() error {
+	if v, ok := _u.mutation.Size(); ok {
+		if err := image.SizeValidator(v); err != nil {
+			return &ValidationError{Name: "size", err: fmt.Errorf(`ent: validator failed for field "Image.size": %w`, err)}
+		}
+	}
+	return nil
+}
+
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *ImageUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ImageUpdateOne {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -228,6 +299,9 @@ func (_u *ImageUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *Image
 }
 
 func (_u *ImageUpdateOne) sqlSave(ctx context.Context) (_node *Image, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(image.Table, image.Columns, sqlgraph.NewFieldSpec(image.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
 	if !ok {
@@ -261,6 +335,12 @@ func (_u *ImageUpdateOne) sqlSave(ctx context.Context) (_node *Image, err error)
 	}
 	if value, ok := _u.mutation.Attached(); ok {
 		_spec.SetField(image.FieldAttached, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Size(); ok {
+		_spec.SetField(image.FieldSize, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedSize(); ok {
+		_spec.AddField(image.FieldSize, field.TypeInt64, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Image{config: _u.config}

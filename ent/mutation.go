@@ -18,18 +18,26 @@ import (
 	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/image"
+	"github.com/hmdp/hmdp/ent/operatoraudit"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/ordercancel"
+	"github.com/hmdp/hmdp/ent/orderquantity"
 	"github.com/hmdp/hmdp/ent/outbox"
+	"github.com/hmdp/hmdp/ent/payattempt"
+	"github.com/hmdp/hmdp/ent/payment"
 	"github.com/hmdp/hmdp/ent/predicate"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/ent/shoprating"
+	"github.com/hmdp/hmdp/ent/shopscore"
+	"github.com/hmdp/hmdp/ent/shopsearch"
 	"github.com/hmdp/hmdp/ent/shoptype"
 	"github.com/hmdp/hmdp/ent/sign"
 	"github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/ent/userinfo"
 	"github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/ent/voucherlimit"
 )
 
 const (
@@ -48,16 +56,24 @@ const (
 	TypeCommentText    = "CommentText"
 	TypeFollow         = "Follow"
 	TypeImage          = "Image"
+	TypeOperatorAudit  = "OperatorAudit"
 	TypeOrder          = "Order"
 	TypeOrderCancel    = "OrderCancel"
+	TypeOrderQuantity  = "OrderQuantity"
 	TypeOutbox         = "Outbox"
+	TypePayAttempt     = "PayAttempt"
+	TypePayment        = "Payment"
 	TypeSeckillVoucher = "SeckillVoucher"
 	TypeShop           = "Shop"
+	TypeShopRating     = "ShopRating"
+	TypeShopScore      = "ShopScore"
+	TypeShopSearch     = "ShopSearch"
 	TypeShopType       = "ShopType"
 	TypeSign           = "Sign"
 	TypeUser           = "User"
 	TypeUserInfo       = "UserInfo"
 	TypeVoucher        = "Voucher"
+	TypeVoucherLimit   = "VoucherLimit"
 )
 
 // BlogMutation represents an operation that mutates the Blog nodes in the graph.
@@ -4177,6 +4193,8 @@ type ImageMutation struct {
 	adduser_id    *int64
 	create_time   *time.Time
 	attached      *bool
+	size          *int64
+	addsize       *int64
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Image, error)
@@ -4415,6 +4433,62 @@ func (m *ImageMutation) ResetAttached() {
 	m.attached = nil
 }
 
+// SetSize sets the "size" field.
+func (m *ImageMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *ImageMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the Image entity.
+// If the Image object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ImageMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *ImageMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *ImageMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *ImageMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
 // Where appends a list predicates to the ImageMutation builder.
 func (m *ImageMutation) Where(ps ...predicate.Image) {
 	m.predicates = append(m.predicates, ps...)
@@ -4449,7 +4523,7 @@ func (m *ImageMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ImageMutation) Fields() []string {
-	fields := make([]string, 0, 3)
+	fields := make([]string, 0, 4)
 	if m.user_id != nil {
 		fields = append(fields, image.FieldUserID)
 	}
@@ -4458,6 +4532,9 @@ func (m *ImageMutation) Fields() []string {
 	}
 	if m.attached != nil {
 		fields = append(fields, image.FieldAttached)
+	}
+	if m.size != nil {
+		fields = append(fields, image.FieldSize)
 	}
 	return fields
 }
@@ -4473,6 +4550,8 @@ func (m *ImageMutation) Field(name string) (ent.Value, bool) {
 		return m.CreateTime()
 	case image.FieldAttached:
 		return m.Attached()
+	case image.FieldSize:
+		return m.Size()
 	}
 	return nil, false
 }
@@ -4488,6 +4567,8 @@ func (m *ImageMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldCreateTime(ctx)
 	case image.FieldAttached:
 		return m.OldAttached(ctx)
+	case image.FieldSize:
+		return m.OldSize(ctx)
 	}
 	return nil, fmt.Errorf("unknown Image field %s", name)
 }
@@ -4518,6 +4599,13 @@ func (m *ImageMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAttached(v)
 		return nil
+	case image.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Image field %s", name)
 }
@@ -4529,6 +4617,9 @@ func (m *ImageMutation) AddedFields() []string {
 	if m.adduser_id != nil {
 		fields = append(fields, image.FieldUserID)
 	}
+	if m.addsize != nil {
+		fields = append(fields, image.FieldSize)
+	}
 	return fields
 }
 
@@ -4539,6 +4630,8 @@ func (m *ImageMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case image.FieldUserID:
 		return m.AddedUserID()
+	case image.FieldSize:
+		return m.AddedSize()
 	}
 	return nil, false
 }
@@ -4554,6 +4647,13 @@ func (m *ImageMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddUserID(v)
+		return nil
+	case image.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Image numeric field %s", name)
@@ -4590,6 +4690,9 @@ func (m *ImageMutation) ResetField(name string) error {
 		return nil
 	case image.FieldAttached:
 		m.ResetAttached()
+		return nil
+	case image.FieldSize:
+		m.ResetSize()
 		return nil
 	}
 	return fmt.Errorf("unknown Image field %s", name)
@@ -4641,6 +4744,1127 @@ func (m *ImageMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ImageMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Image edge %s", name)
+}
+
+// OperatorAuditMutation represents an operation that mutates the OperatorAudit nodes in the graph.
+type OperatorAuditMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	actor           *string
+	action          *enum.OperatorAction
+	addaction       *enum.OperatorAction
+	voucher_id      *int64
+	addvoucher_id   *int64
+	shop_id         *int64
+	addshop_id      *int64
+	dead_id         *string
+	order_id        *int64
+	addorder_id     *int64
+	user_id         *int64
+	adduser_id      *int64
+	outcome         *string
+	new_order_id    *int64
+	addnew_order_id *int64
+	detail          *string
+	create_time     *time.Time
+	update_time     *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*OperatorAudit, error)
+	predicates      []predicate.OperatorAudit
+}
+
+var _ ent.Mutation = (*OperatorAuditMutation)(nil)
+
+// operatorauditOption allows management of the mutation configuration using functional options.
+type operatorauditOption func(*OperatorAuditMutation)
+
+// newOperatorAuditMutation creates new mutation for the OperatorAudit entity.
+func newOperatorAuditMutation(c config, op Op, opts ...operatorauditOption) *OperatorAuditMutation {
+	m := &OperatorAuditMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOperatorAudit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOperatorAuditID sets the ID field of the mutation.
+func withOperatorAuditID(id int) operatorauditOption {
+	return func(m *OperatorAuditMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OperatorAudit
+		)
+		m.oldValue = func(ctx context.Context) (*OperatorAudit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OperatorAudit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOperatorAudit sets the old OperatorAudit of the mutation.
+func withOperatorAudit(node *OperatorAudit) operatorauditOption {
+	return func(m *OperatorAuditMutation) {
+		m.oldValue = func(context.Context) (*OperatorAudit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OperatorAuditMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OperatorAuditMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OperatorAuditMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OperatorAuditMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OperatorAudit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetActor sets the "actor" field.
+func (m *OperatorAuditMutation) SetActor(s string) {
+	m.actor = &s
+}
+
+// Actor returns the value of the "actor" field in the mutation.
+func (m *OperatorAuditMutation) Actor() (r string, exists bool) {
+	v := m.actor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActor returns the old "actor" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldActor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActor: %w", err)
+	}
+	return oldValue.Actor, nil
+}
+
+// ResetActor resets all changes to the "actor" field.
+func (m *OperatorAuditMutation) ResetActor() {
+	m.actor = nil
+}
+
+// SetAction sets the "action" field.
+func (m *OperatorAuditMutation) SetAction(ea enum.OperatorAction) {
+	m.action = &ea
+	m.addaction = nil
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *OperatorAuditMutation) Action() (r enum.OperatorAction, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldAction(ctx context.Context) (v enum.OperatorAction, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// AddAction adds ea to the "action" field.
+func (m *OperatorAuditMutation) AddAction(ea enum.OperatorAction) {
+	if m.addaction != nil {
+		*m.addaction += ea
+	} else {
+		m.addaction = &ea
+	}
+}
+
+// AddedAction returns the value that was added to the "action" field in this mutation.
+func (m *OperatorAuditMutation) AddedAction() (r enum.OperatorAction, exists bool) {
+	v := m.addaction
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *OperatorAuditMutation) ResetAction() {
+	m.action = nil
+	m.addaction = nil
+}
+
+// SetVoucherID sets the "voucher_id" field.
+func (m *OperatorAuditMutation) SetVoucherID(i int64) {
+	m.voucher_id = &i
+	m.addvoucher_id = nil
+}
+
+// VoucherID returns the value of the "voucher_id" field in the mutation.
+func (m *OperatorAuditMutation) VoucherID() (r int64, exists bool) {
+	v := m.voucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVoucherID returns the old "voucher_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldVoucherID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVoucherID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVoucherID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVoucherID: %w", err)
+	}
+	return oldValue.VoucherID, nil
+}
+
+// AddVoucherID adds i to the "voucher_id" field.
+func (m *OperatorAuditMutation) AddVoucherID(i int64) {
+	if m.addvoucher_id != nil {
+		*m.addvoucher_id += i
+	} else {
+		m.addvoucher_id = &i
+	}
+}
+
+// AddedVoucherID returns the value that was added to the "voucher_id" field in this mutation.
+func (m *OperatorAuditMutation) AddedVoucherID() (r int64, exists bool) {
+	v := m.addvoucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoucherID resets all changes to the "voucher_id" field.
+func (m *OperatorAuditMutation) ResetVoucherID() {
+	m.voucher_id = nil
+	m.addvoucher_id = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *OperatorAuditMutation) SetShopID(i int64) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *OperatorAuditMutation) ShopID() (r int64, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldShopID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *OperatorAuditMutation) AddShopID(i int64) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *OperatorAuditMutation) AddedShopID() (r int64, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *OperatorAuditMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetDeadID sets the "dead_id" field.
+func (m *OperatorAuditMutation) SetDeadID(s string) {
+	m.dead_id = &s
+}
+
+// DeadID returns the value of the "dead_id" field in the mutation.
+func (m *OperatorAuditMutation) DeadID() (r string, exists bool) {
+	v := m.dead_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeadID returns the old "dead_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldDeadID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeadID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeadID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeadID: %w", err)
+	}
+	return oldValue.DeadID, nil
+}
+
+// ResetDeadID resets all changes to the "dead_id" field.
+func (m *OperatorAuditMutation) ResetDeadID() {
+	m.dead_id = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *OperatorAuditMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *OperatorAuditMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *OperatorAuditMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *OperatorAuditMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *OperatorAuditMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *OperatorAuditMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *OperatorAuditMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *OperatorAuditMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *OperatorAuditMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *OperatorAuditMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *OperatorAuditMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *OperatorAuditMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *OperatorAuditMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetNewOrderID sets the "new_order_id" field.
+func (m *OperatorAuditMutation) SetNewOrderID(i int64) {
+	m.new_order_id = &i
+	m.addnew_order_id = nil
+}
+
+// NewOrderID returns the value of the "new_order_id" field in the mutation.
+func (m *OperatorAuditMutation) NewOrderID() (r int64, exists bool) {
+	v := m.new_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNewOrderID returns the old "new_order_id" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldNewOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNewOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNewOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNewOrderID: %w", err)
+	}
+	return oldValue.NewOrderID, nil
+}
+
+// AddNewOrderID adds i to the "new_order_id" field.
+func (m *OperatorAuditMutation) AddNewOrderID(i int64) {
+	if m.addnew_order_id != nil {
+		*m.addnew_order_id += i
+	} else {
+		m.addnew_order_id = &i
+	}
+}
+
+// AddedNewOrderID returns the value that was added to the "new_order_id" field in this mutation.
+func (m *OperatorAuditMutation) AddedNewOrderID() (r int64, exists bool) {
+	v := m.addnew_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNewOrderID resets all changes to the "new_order_id" field.
+func (m *OperatorAuditMutation) ResetNewOrderID() {
+	m.new_order_id = nil
+	m.addnew_order_id = nil
+}
+
+// SetDetail sets the "detail" field.
+func (m *OperatorAuditMutation) SetDetail(s string) {
+	m.detail = &s
+}
+
+// Detail returns the value of the "detail" field in the mutation.
+func (m *OperatorAuditMutation) Detail() (r string, exists bool) {
+	v := m.detail
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDetail returns the old "detail" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldDetail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDetail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDetail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDetail: %w", err)
+	}
+	return oldValue.Detail, nil
+}
+
+// ResetDetail resets all changes to the "detail" field.
+func (m *OperatorAuditMutation) ResetDetail() {
+	m.detail = nil
+}
+
+// SetCreateTime sets the "create_time" field.
+func (m *OperatorAuditMutation) SetCreateTime(t time.Time) {
+	m.create_time = &t
+}
+
+// CreateTime returns the value of the "create_time" field in the mutation.
+func (m *OperatorAuditMutation) CreateTime() (r time.Time, exists bool) {
+	v := m.create_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreateTime returns the old "create_time" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldCreateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreateTime: %w", err)
+	}
+	return oldValue.CreateTime, nil
+}
+
+// ResetCreateTime resets all changes to the "create_time" field.
+func (m *OperatorAuditMutation) ResetCreateTime() {
+	m.create_time = nil
+}
+
+// SetUpdateTime sets the "update_time" field.
+func (m *OperatorAuditMutation) SetUpdateTime(t time.Time) {
+	m.update_time = &t
+}
+
+// UpdateTime returns the value of the "update_time" field in the mutation.
+func (m *OperatorAuditMutation) UpdateTime() (r time.Time, exists bool) {
+	v := m.update_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdateTime returns the old "update_time" field's value of the OperatorAudit entity.
+// If the OperatorAudit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OperatorAuditMutation) OldUpdateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdateTime: %w", err)
+	}
+	return oldValue.UpdateTime, nil
+}
+
+// ResetUpdateTime resets all changes to the "update_time" field.
+func (m *OperatorAuditMutation) ResetUpdateTime() {
+	m.update_time = nil
+}
+
+// Where appends a list predicates to the OperatorAuditMutation builder.
+func (m *OperatorAuditMutation) Where(ps ...predicate.OperatorAudit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OperatorAuditMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OperatorAuditMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OperatorAudit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OperatorAuditMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OperatorAuditMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OperatorAudit).
+func (m *OperatorAuditMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OperatorAuditMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.actor != nil {
+		fields = append(fields, operatoraudit.FieldActor)
+	}
+	if m.action != nil {
+		fields = append(fields, operatoraudit.FieldAction)
+	}
+	if m.voucher_id != nil {
+		fields = append(fields, operatoraudit.FieldVoucherID)
+	}
+	if m.shop_id != nil {
+		fields = append(fields, operatoraudit.FieldShopID)
+	}
+	if m.dead_id != nil {
+		fields = append(fields, operatoraudit.FieldDeadID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, operatoraudit.FieldOrderID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, operatoraudit.FieldUserID)
+	}
+	if m.outcome != nil {
+		fields = append(fields, operatoraudit.FieldOutcome)
+	}
+	if m.new_order_id != nil {
+		fields = append(fields, operatoraudit.FieldNewOrderID)
+	}
+	if m.detail != nil {
+		fields = append(fields, operatoraudit.FieldDetail)
+	}
+	if m.create_time != nil {
+		fields = append(fields, operatoraudit.FieldCreateTime)
+	}
+	if m.update_time != nil {
+		fields = append(fields, operatoraudit.FieldUpdateTime)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OperatorAuditMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case operatoraudit.FieldActor:
+		return m.Actor()
+	case operatoraudit.FieldAction:
+		return m.Action()
+	case operatoraudit.FieldVoucherID:
+		return m.VoucherID()
+	case operatoraudit.FieldShopID:
+		return m.ShopID()
+	case operatoraudit.FieldDeadID:
+		return m.DeadID()
+	case operatoraudit.FieldOrderID:
+		return m.OrderID()
+	case operatoraudit.FieldUserID:
+		return m.UserID()
+	case operatoraudit.FieldOutcome:
+		return m.Outcome()
+	case operatoraudit.FieldNewOrderID:
+		return m.NewOrderID()
+	case operatoraudit.FieldDetail:
+		return m.Detail()
+	case operatoraudit.FieldCreateTime:
+		return m.CreateTime()
+	case operatoraudit.FieldUpdateTime:
+		return m.UpdateTime()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OperatorAuditMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case operatoraudit.FieldActor:
+		return m.OldActor(ctx)
+	case operatoraudit.FieldAction:
+		return m.OldAction(ctx)
+	case operatoraudit.FieldVoucherID:
+		return m.OldVoucherID(ctx)
+	case operatoraudit.FieldShopID:
+		return m.OldShopID(ctx)
+	case operatoraudit.FieldDeadID:
+		return m.OldDeadID(ctx)
+	case operatoraudit.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case operatoraudit.FieldUserID:
+		return m.OldUserID(ctx)
+	case operatoraudit.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case operatoraudit.FieldNewOrderID:
+		return m.OldNewOrderID(ctx)
+	case operatoraudit.FieldDetail:
+		return m.OldDetail(ctx)
+	case operatoraudit.FieldCreateTime:
+		return m.OldCreateTime(ctx)
+	case operatoraudit.FieldUpdateTime:
+		return m.OldUpdateTime(ctx)
+	}
+	return nil, fmt.Errorf("unknown OperatorAudit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OperatorAuditMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case operatoraudit.FieldActor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActor(v)
+		return nil
+	case operatoraudit.FieldAction:
+		v, ok := value.(enum.OperatorAction)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case operatoraudit.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoucherID(v)
+		return nil
+	case operatoraudit.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case operatoraudit.FieldDeadID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeadID(v)
+		return nil
+	case operatoraudit.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case operatoraudit.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case operatoraudit.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case operatoraudit.FieldNewOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNewOrderID(v)
+		return nil
+	case operatoraudit.FieldDetail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDetail(v)
+		return nil
+	case operatoraudit.FieldCreateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreateTime(v)
+		return nil
+	case operatoraudit.FieldUpdateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdateTime(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OperatorAudit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OperatorAuditMutation) AddedFields() []string {
+	var fields []string
+	if m.addaction != nil {
+		fields = append(fields, operatoraudit.FieldAction)
+	}
+	if m.addvoucher_id != nil {
+		fields = append(fields, operatoraudit.FieldVoucherID)
+	}
+	if m.addshop_id != nil {
+		fields = append(fields, operatoraudit.FieldShopID)
+	}
+	if m.addorder_id != nil {
+		fields = append(fields, operatoraudit.FieldOrderID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, operatoraudit.FieldUserID)
+	}
+	if m.addnew_order_id != nil {
+		fields = append(fields, operatoraudit.FieldNewOrderID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OperatorAuditMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case operatoraudit.FieldAction:
+		return m.AddedAction()
+	case operatoraudit.FieldVoucherID:
+		return m.AddedVoucherID()
+	case operatoraudit.FieldShopID:
+		return m.AddedShopID()
+	case operatoraudit.FieldOrderID:
+		return m.AddedOrderID()
+	case operatoraudit.FieldUserID:
+		return m.AddedUserID()
+	case operatoraudit.FieldNewOrderID:
+		return m.AddedNewOrderID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OperatorAuditMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case operatoraudit.FieldAction:
+		v, ok := value.(enum.OperatorAction)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAction(v)
+		return nil
+	case operatoraudit.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoucherID(v)
+		return nil
+	case operatoraudit.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	case operatoraudit.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case operatoraudit.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case operatoraudit.FieldNewOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNewOrderID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OperatorAudit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OperatorAuditMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OperatorAuditMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OperatorAuditMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OperatorAudit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OperatorAuditMutation) ResetField(name string) error {
+	switch name {
+	case operatoraudit.FieldActor:
+		m.ResetActor()
+		return nil
+	case operatoraudit.FieldAction:
+		m.ResetAction()
+		return nil
+	case operatoraudit.FieldVoucherID:
+		m.ResetVoucherID()
+		return nil
+	case operatoraudit.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case operatoraudit.FieldDeadID:
+		m.ResetDeadID()
+		return nil
+	case operatoraudit.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case operatoraudit.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case operatoraudit.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case operatoraudit.FieldNewOrderID:
+		m.ResetNewOrderID()
+		return nil
+	case operatoraudit.FieldDetail:
+		m.ResetDetail()
+		return nil
+	case operatoraudit.FieldCreateTime:
+		m.ResetCreateTime()
+		return nil
+	case operatoraudit.FieldUpdateTime:
+		m.ResetUpdateTime()
+		return nil
+	}
+	return fmt.Errorf("unknown OperatorAudit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OperatorAuditMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OperatorAuditMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OperatorAuditMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OperatorAuditMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OperatorAuditMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OperatorAuditMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OperatorAuditMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OperatorAudit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OperatorAuditMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OperatorAudit edge %s", name)
 }
 
 // OrderMutation represents an operation that mutates the Order nodes in the graph.
@@ -6024,6 +7248,374 @@ func (m *OrderCancelMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OrderCancel edge %s", name)
 }
 
+// OrderQuantityMutation represents an operation that mutates the OrderQuantity nodes in the graph.
+type OrderQuantityMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	quantity      *int
+	addquantity   *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*OrderQuantity, error)
+	predicates    []predicate.OrderQuantity
+}
+
+var _ ent.Mutation = (*OrderQuantityMutation)(nil)
+
+// orderquantityOption allows management of the mutation configuration using functional options.
+type orderquantityOption func(*OrderQuantityMutation)
+
+// newOrderQuantityMutation creates new mutation for the OrderQuantity entity.
+func newOrderQuantityMutation(c config, op Op, opts ...orderquantityOption) *OrderQuantityMutation {
+	m := &OrderQuantityMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOrderQuantity,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOrderQuantityID sets the ID field of the mutation.
+func withOrderQuantityID(id int64) orderquantityOption {
+	return func(m *OrderQuantityMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OrderQuantity
+		)
+		m.oldValue = func(ctx context.Context) (*OrderQuantity, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OrderQuantity.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOrderQuantity sets the old OrderQuantity of the mutation.
+func withOrderQuantity(node *OrderQuantity) orderquantityOption {
+	return func(m *OrderQuantityMutation) {
+		m.oldValue = func(context.Context) (*OrderQuantity, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OrderQuantityMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OrderQuantityMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OrderQuantity entities.
+func (m *OrderQuantityMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OrderQuantityMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OrderQuantityMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OrderQuantity.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetQuantity sets the "quantity" field.
+func (m *OrderQuantityMutation) SetQuantity(i int) {
+	m.quantity = &i
+	m.addquantity = nil
+}
+
+// Quantity returns the value of the "quantity" field in the mutation.
+func (m *OrderQuantityMutation) Quantity() (r int, exists bool) {
+	v := m.quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuantity returns the old "quantity" field's value of the OrderQuantity entity.
+// If the OrderQuantity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderQuantityMutation) OldQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuantity: %w", err)
+	}
+	return oldValue.Quantity, nil
+}
+
+// AddQuantity adds i to the "quantity" field.
+func (m *OrderQuantityMutation) AddQuantity(i int) {
+	if m.addquantity != nil {
+		*m.addquantity += i
+	} else {
+		m.addquantity = &i
+	}
+}
+
+// AddedQuantity returns the value that was added to the "quantity" field in this mutation.
+func (m *OrderQuantityMutation) AddedQuantity() (r int, exists bool) {
+	v := m.addquantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetQuantity resets all changes to the "quantity" field.
+func (m *OrderQuantityMutation) ResetQuantity() {
+	m.quantity = nil
+	m.addquantity = nil
+}
+
+// Where appends a list predicates to the OrderQuantityMutation builder.
+func (m *OrderQuantityMutation) Where(ps ...predicate.OrderQuantity) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OrderQuantityMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OrderQuantityMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OrderQuantity, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OrderQuantityMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OrderQuantityMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OrderQuantity).
+func (m *OrderQuantityMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OrderQuantityMutation) Fields() []string {
+	fields := make([]string, 0, 1)
+	if m.quantity != nil {
+		fields = append(fields, orderquantity.FieldQuantity)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OrderQuantityMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case orderquantity.FieldQuantity:
+		return m.Quantity()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OrderQuantityMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case orderquantity.FieldQuantity:
+		return m.OldQuantity(ctx)
+	}
+	return nil, fmt.Errorf("unknown OrderQuantity field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderQuantityMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case orderquantity.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuantity(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderQuantity field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OrderQuantityMutation) AddedFields() []string {
+	var fields []string
+	if m.addquantity != nil {
+		fields = append(fields, orderquantity.FieldQuantity)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OrderQuantityMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case orderquantity.FieldQuantity:
+		return m.AddedQuantity()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OrderQuantityMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case orderquantity.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddQuantity(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OrderQuantity numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OrderQuantityMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OrderQuantityMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OrderQuantityMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OrderQuantity nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OrderQuantityMutation) ResetField(name string) error {
+	switch name {
+	case orderquantity.FieldQuantity:
+		m.ResetQuantity()
+		return nil
+	}
+	return fmt.Errorf("unknown OrderQuantity field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OrderQuantityMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OrderQuantityMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OrderQuantityMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OrderQuantityMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OrderQuantityMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OrderQuantityMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OrderQuantityMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OrderQuantity unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OrderQuantityMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OrderQuantity edge %s", name)
+}
+
 // OutboxMutation represents an operation that mutates the Outbox nodes in the graph.
 type OutboxMutation struct {
 	config
@@ -6606,6 +8198,2248 @@ func (m *OutboxMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *OutboxMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Outbox edge %s", name)
+}
+
+// PayAttemptMutation represents an operation that mutates the PayAttempt nodes in the graph.
+type PayAttemptMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int64
+	order_id         *int64
+	addorder_id      *int64
+	attempt          *int
+	addattempt       *int
+	user_id          *int64
+	adduser_id       *int64
+	amount           *int64
+	addamount        *int64
+	pay_type         *enum.PayType
+	addpay_type      *enum.PayType
+	status           *enum.PaymentStatus
+	addstatus        *enum.PaymentStatus
+	pay_url          *string
+	provider_txn     *string
+	refund_amount    *int64
+	addrefund_amount *int64
+	create_time      *time.Time
+	update_time      *time.Time
+	paid_time        *time.Time
+	refund_time      *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*PayAttempt, error)
+	predicates       []predicate.PayAttempt
+}
+
+var _ ent.Mutation = (*PayAttemptMutation)(nil)
+
+// payattemptOption allows management of the mutation configuration using functional options.
+type payattemptOption func(*PayAttemptMutation)
+
+// newPayAttemptMutation creates new mutation for the PayAttempt entity.
+func newPayAttemptMutation(c config, op Op, opts ...payattemptOption) *PayAttemptMutation {
+	m := &PayAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePayAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPayAttemptID sets the ID field of the mutation.
+func withPayAttemptID(id int64) payattemptOption {
+	return func(m *PayAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PayAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*PayAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PayAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPayAttempt sets the old PayAttempt of the mutation.
+func withPayAttempt(node *PayAttempt) payattemptOption {
+	return func(m *PayAttemptMutation) {
+		m.oldValue = func(context.Context) (*PayAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PayAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PayAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PayAttempt entities.
+func (m *PayAttemptMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PayAttemptMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PayAttemptMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PayAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *PayAttemptMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *PayAttemptMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *PayAttemptMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *PayAttemptMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *PayAttemptMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// SetAttempt sets the "attempt" field.
+func (m *PayAttemptMutation) SetAttempt(i int) {
+	m.attempt = &i
+	m.addattempt = nil
+}
+
+// Attempt returns the value of the "attempt" field in the mutation.
+func (m *PayAttemptMutation) Attempt() (r int, exists bool) {
+	v := m.attempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempt returns the old "attempt" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldAttempt(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempt: %w", err)
+	}
+	return oldValue.Attempt, nil
+}
+
+// AddAttempt adds i to the "attempt" field.
+func (m *PayAttemptMutation) AddAttempt(i int) {
+	if m.addattempt != nil {
+		*m.addattempt += i
+	} else {
+		m.addattempt = &i
+	}
+}
+
+// AddedAttempt returns the value that was added to the "attempt" field in this mutation.
+func (m *PayAttemptMutation) AddedAttempt() (r int, exists bool) {
+	v := m.addattempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempt resets all changes to the "attempt" field.
+func (m *PayAttemptMutation) ResetAttempt() {
+	m.attempt = nil
+	m.addattempt = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PayAttemptMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PayAttemptMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *PayAttemptMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *PayAttemptMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PayAttemptMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *PayAttemptMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PayAttemptMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PayAttemptMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PayAttemptMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PayAttemptMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetPayType sets the "pay_type" field.
+func (m *PayAttemptMutation) SetPayType(et enum.PayType) {
+	m.pay_type = &et
+	m.addpay_type = nil
+}
+
+// PayType returns the value of the "pay_type" field in the mutation.
+func (m *PayAttemptMutation) PayType() (r enum.PayType, exists bool) {
+	v := m.pay_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayType returns the old "pay_type" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldPayType(ctx context.Context) (v enum.PayType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayType: %w", err)
+	}
+	return oldValue.PayType, nil
+}
+
+// AddPayType adds et to the "pay_type" field.
+func (m *PayAttemptMutation) AddPayType(et enum.PayType) {
+	if m.addpay_type != nil {
+		*m.addpay_type += et
+	} else {
+		m.addpay_type = &et
+	}
+}
+
+// AddedPayType returns the value that was added to the "pay_type" field in this mutation.
+func (m *PayAttemptMutation) AddedPayType() (r enum.PayType, exists bool) {
+	v := m.addpay_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPayType resets all changes to the "pay_type" field.
+func (m *PayAttemptMutation) ResetPayType() {
+	m.pay_type = nil
+	m.addpay_type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PayAttemptMutation) SetStatus(es enum.PaymentStatus) {
+	m.status = &es
+	m.addstatus = nil
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PayAttemptMutation) Status() (r enum.PaymentStatus, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldStatus(ctx context.Context) (v enum.PaymentStatus, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// AddStatus adds es to the "status" field.
+func (m *PayAttemptMutation) AddStatus(es enum.PaymentStatus) {
+	if m.addstatus != nil {
+		*m.addstatus += es
+	} else {
+		m.addstatus = &es
+	}
+}
+
+// AddedStatus returns the value that was added to the "status" field in this mutation.
+func (m *PayAttemptMutation) AddedStatus() (r enum.PaymentStatus, exists bool) {
+	v := m.addstatus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PayAttemptMutation) ResetStatus() {
+	m.status = nil
+	m.addstatus = nil
+}
+
+// SetPayURL sets the "pay_url" field.
+func (m *PayAttemptMutation) SetPayURL(s string) {
+	m.pay_url = &s
+}
+
+// PayURL returns the value of the "pay_url" field in the mutation.
+func (m *PayAttemptMutation) PayURL() (r string, exists bool) {
+	v := m.pay_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayURL returns the old "pay_url" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldPayURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayURL: %w", err)
+	}
+	return oldValue.PayURL, nil
+}
+
+// ResetPayURL resets all changes to the "pay_url" field.
+func (m *PayAttemptMutation) ResetPayURL() {
+	m.pay_url = nil
+}
+
+// SetProviderTxn sets the "provider_txn" field.
+func (m *PayAttemptMutation) SetProviderTxn(s string) {
+	m.provider_txn = &s
+}
+
+// ProviderTxn returns the value of the "provider_txn" field in the mutation.
+func (m *PayAttemptMutation) ProviderTxn() (r string, exists bool) {
+	v := m.provider_txn
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderTxn returns the old "provider_txn" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldProviderTxn(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderTxn is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderTxn requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderTxn: %w", err)
+	}
+	return oldValue.ProviderTxn, nil
+}
+
+// ResetProviderTxn resets all changes to the "provider_txn" field.
+func (m *PayAttemptMutation) ResetProviderTxn() {
+	m.provider_txn = nil
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (m *PayAttemptMutation) SetRefundAmount(i int64) {
+	m.refund_amount = &i
+	m.addrefund_amount = nil
+}
+
+// RefundAmount returns the value of the "refund_amount" field in the mutation.
+func (m *PayAttemptMutation) RefundAmount() (r int64, exists bool) {
+	v := m.refund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundAmount returns the old "refund_amount" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldRefundAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundAmount: %w", err)
+	}
+	return oldValue.RefundAmount, nil
+}
+
+// AddRefundAmount adds i to the "refund_amount" field.
+func (m *PayAttemptMutation) AddRefundAmount(i int64) {
+	if m.addrefund_amount != nil {
+		*m.addrefund_amount += i
+	} else {
+		m.addrefund_amount = &i
+	}
+}
+
+// AddedRefundAmount returns the value that was added to the "refund_amount" field in this mutation.
+func (m *PayAttemptMutation) AddedRefundAmount() (r int64, exists bool) {
+	v := m.addrefund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundAmount resets all changes to the "refund_amount" field.
+func (m *PayAttemptMutation) ResetRefundAmount() {
+	m.refund_amount = nil
+	m.addrefund_amount = nil
+}
+
+// SetCreateTime sets the "create_time" field.
+func (m *PayAttemptMutation) SetCreateTime(t time.Time) {
+	m.create_time = &t
+}
+
+// CreateTime returns the value of the "create_time" field in the mutation.
+func (m *PayAttemptMutation) CreateTime() (r time.Time, exists bool) {
+	v := m.create_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreateTime returns the old "create_time" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldCreateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreateTime: %w", err)
+	}
+	return oldValue.CreateTime, nil
+}
+
+// ResetCreateTime resets all changes to the "create_time" field.
+func (m *PayAttemptMutation) ResetCreateTime() {
+	m.create_time = nil
+}
+
+// SetUpdateTime sets the "update_time" field.
+func (m *PayAttemptMutation) SetUpdateTime(t time.Time) {
+	m.update_time = &t
+}
+
+// UpdateTime returns the value of the "update_time" field in the mutation.
+func (m *PayAttemptMutation) UpdateTime() (r time.Time, exists bool) {
+	v := m.update_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdateTime returns the old "update_time" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldUpdateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdateTime: %w", err)
+	}
+	return oldValue.UpdateTime, nil
+}
+
+// ResetUpdateTime resets all changes to the "update_time" field.
+func (m *PayAttemptMutation) ResetUpdateTime() {
+	m.update_time = nil
+}
+
+// SetPaidTime sets the "paid_time" field.
+func (m *PayAttemptMutation) SetPaidTime(t time.Time) {
+	m.paid_time = &t
+}
+
+// PaidTime returns the value of the "paid_time" field in the mutation.
+func (m *PayAttemptMutation) PaidTime() (r time.Time, exists bool) {
+	v := m.paid_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidTime returns the old "paid_time" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldPaidTime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidTime: %w", err)
+	}
+	return oldValue.PaidTime, nil
+}
+
+// ClearPaidTime clears the value of the "paid_time" field.
+func (m *PayAttemptMutation) ClearPaidTime() {
+	m.paid_time = nil
+	m.clearedFields[payattempt.FieldPaidTime] = struct{}{}
+}
+
+// PaidTimeCleared returns if the "paid_time" field was cleared in this mutation.
+func (m *PayAttemptMutation) PaidTimeCleared() bool {
+	_, ok := m.clearedFields[payattempt.FieldPaidTime]
+	return ok
+}
+
+// ResetPaidTime resets all changes to the "paid_time" field.
+func (m *PayAttemptMutation) ResetPaidTime() {
+	m.paid_time = nil
+	delete(m.clearedFields, payattempt.FieldPaidTime)
+}
+
+// SetRefundTime sets the "refund_time" field.
+func (m *PayAttemptMutation) SetRefundTime(t time.Time) {
+	m.refund_time = &t
+}
+
+// RefundTime returns the value of the "refund_time" field in the mutation.
+func (m *PayAttemptMutation) RefundTime() (r time.Time, exists bool) {
+	v := m.refund_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundTime returns the old "refund_time" field's value of the PayAttempt entity.
+// If the PayAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PayAttemptMutation) OldRefundTime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundTime: %w", err)
+	}
+	return oldValue.RefundTime, nil
+}
+
+// ClearRefundTime clears the value of the "refund_time" field.
+func (m *PayAttemptMutation) ClearRefundTime() {
+	m.refund_time = nil
+	m.clearedFields[payattempt.FieldRefundTime] = struct{}{}
+}
+
+// RefundTimeCleared returns if the "refund_time" field was cleared in this mutation.
+func (m *PayAttemptMutation) RefundTimeCleared() bool {
+	_, ok := m.clearedFields[payattempt.FieldRefundTime]
+	return ok
+}
+
+// ResetRefundTime resets all changes to the "refund_time" field.
+func (m *PayAttemptMutation) ResetRefundTime() {
+	m.refund_time = nil
+	delete(m.clearedFields, payattempt.FieldRefundTime)
+}
+
+// Where appends a list predicates to the PayAttemptMutation builder.
+func (m *PayAttemptMutation) Where(ps ...predicate.PayAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PayAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PayAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PayAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PayAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PayAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PayAttempt).
+func (m *PayAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PayAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.order_id != nil {
+		fields = append(fields, payattempt.FieldOrderID)
+	}
+	if m.attempt != nil {
+		fields = append(fields, payattempt.FieldAttempt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, payattempt.FieldUserID)
+	}
+	if m.amount != nil {
+		fields = append(fields, payattempt.FieldAmount)
+	}
+	if m.pay_type != nil {
+		fields = append(fields, payattempt.FieldPayType)
+	}
+	if m.status != nil {
+		fields = append(fields, payattempt.FieldStatus)
+	}
+	if m.pay_url != nil {
+		fields = append(fields, payattempt.FieldPayURL)
+	}
+	if m.provider_txn != nil {
+		fields = append(fields, payattempt.FieldProviderTxn)
+	}
+	if m.refund_amount != nil {
+		fields = append(fields, payattempt.FieldRefundAmount)
+	}
+	if m.create_time != nil {
+		fields = append(fields, payattempt.FieldCreateTime)
+	}
+	if m.update_time != nil {
+		fields = append(fields, payattempt.FieldUpdateTime)
+	}
+	if m.paid_time != nil {
+		fields = append(fields, payattempt.FieldPaidTime)
+	}
+	if m.refund_time != nil {
+		fields = append(fields, payattempt.FieldRefundTime)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PayAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case payattempt.FieldOrderID:
+		return m.OrderID()
+	case payattempt.FieldAttempt:
+		return m.Attempt()
+	case payattempt.FieldUserID:
+		return m.UserID()
+	case payattempt.FieldAmount:
+		return m.Amount()
+	case payattempt.FieldPayType:
+		return m.PayType()
+	case payattempt.FieldStatus:
+		return m.Status()
+	case payattempt.FieldPayURL:
+		return m.PayURL()
+	case payattempt.FieldProviderTxn:
+		return m.ProviderTxn()
+	case payattempt.FieldRefundAmount:
+		return m.RefundAmount()
+	case payattempt.FieldCreateTime:
+		return m.CreateTime()
+	case payattempt.FieldUpdateTime:
+		return m.UpdateTime()
+	case payattempt.FieldPaidTime:
+		return m.PaidTime()
+	case payattempt.FieldRefundTime:
+		return m.RefundTime()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PayAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case payattempt.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case payattempt.FieldAttempt:
+		return m.OldAttempt(ctx)
+	case payattempt.FieldUserID:
+		return m.OldUserID(ctx)
+	case payattempt.FieldAmount:
+		return m.OldAmount(ctx)
+	case payattempt.FieldPayType:
+		return m.OldPayType(ctx)
+	case payattempt.FieldStatus:
+		return m.OldStatus(ctx)
+	case payattempt.FieldPayURL:
+		return m.OldPayURL(ctx)
+	case payattempt.FieldProviderTxn:
+		return m.OldProviderTxn(ctx)
+	case payattempt.FieldRefundAmount:
+		return m.OldRefundAmount(ctx)
+	case payattempt.FieldCreateTime:
+		return m.OldCreateTime(ctx)
+	case payattempt.FieldUpdateTime:
+		return m.OldUpdateTime(ctx)
+	case payattempt.FieldPaidTime:
+		return m.OldPaidTime(ctx)
+	case payattempt.FieldRefundTime:
+		return m.OldRefundTime(ctx)
+	}
+	return nil, fmt.Errorf("unknown PayAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case payattempt.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case payattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempt(v)
+		return nil
+	case payattempt.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case payattempt.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case payattempt.FieldPayType:
+		v, ok := value.(enum.PayType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayType(v)
+		return nil
+	case payattempt.FieldStatus:
+		v, ok := value.(enum.PaymentStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case payattempt.FieldPayURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayURL(v)
+		return nil
+	case payattempt.FieldProviderTxn:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderTxn(v)
+		return nil
+	case payattempt.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundAmount(v)
+		return nil
+	case payattempt.FieldCreateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreateTime(v)
+		return nil
+	case payattempt.FieldUpdateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdateTime(v)
+		return nil
+	case payattempt.FieldPaidTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidTime(v)
+		return nil
+	case payattempt.FieldRefundTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundTime(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PayAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PayAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addorder_id != nil {
+		fields = append(fields, payattempt.FieldOrderID)
+	}
+	if m.addattempt != nil {
+		fields = append(fields, payattempt.FieldAttempt)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, payattempt.FieldUserID)
+	}
+	if m.addamount != nil {
+		fields = append(fields, payattempt.FieldAmount)
+	}
+	if m.addpay_type != nil {
+		fields = append(fields, payattempt.FieldPayType)
+	}
+	if m.addstatus != nil {
+		fields = append(fields, payattempt.FieldStatus)
+	}
+	if m.addrefund_amount != nil {
+		fields = append(fields, payattempt.FieldRefundAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PayAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case payattempt.FieldOrderID:
+		return m.AddedOrderID()
+	case payattempt.FieldAttempt:
+		return m.AddedAttempt()
+	case payattempt.FieldUserID:
+		return m.AddedUserID()
+	case payattempt.FieldAmount:
+		return m.AddedAmount()
+	case payattempt.FieldPayType:
+		return m.AddedPayType()
+	case payattempt.FieldStatus:
+		return m.AddedStatus()
+	case payattempt.FieldRefundAmount:
+		return m.AddedRefundAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PayAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case payattempt.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case payattempt.FieldAttempt:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempt(v)
+		return nil
+	case payattempt.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case payattempt.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case payattempt.FieldPayType:
+		v, ok := value.(enum.PayType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPayType(v)
+		return nil
+	case payattempt.FieldStatus:
+		v, ok := value.(enum.PaymentStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStatus(v)
+		return nil
+	case payattempt.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PayAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PayAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(payattempt.FieldPaidTime) {
+		fields = append(fields, payattempt.FieldPaidTime)
+	}
+	if m.FieldCleared(payattempt.FieldRefundTime) {
+		fields = append(fields, payattempt.FieldRefundTime)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PayAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PayAttemptMutation) ClearField(name string) error {
+	switch name {
+	case payattempt.FieldPaidTime:
+		m.ClearPaidTime()
+		return nil
+	case payattempt.FieldRefundTime:
+		m.ClearRefundTime()
+		return nil
+	}
+	return fmt.Errorf("unknown PayAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PayAttemptMutation) ResetField(name string) error {
+	switch name {
+	case payattempt.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case payattempt.FieldAttempt:
+		m.ResetAttempt()
+		return nil
+	case payattempt.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case payattempt.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case payattempt.FieldPayType:
+		m.ResetPayType()
+		return nil
+	case payattempt.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case payattempt.FieldPayURL:
+		m.ResetPayURL()
+		return nil
+	case payattempt.FieldProviderTxn:
+		m.ResetProviderTxn()
+		return nil
+	case payattempt.FieldRefundAmount:
+		m.ResetRefundAmount()
+		return nil
+	case payattempt.FieldCreateTime:
+		m.ResetCreateTime()
+		return nil
+	case payattempt.FieldUpdateTime:
+		m.ResetUpdateTime()
+		return nil
+	case payattempt.FieldPaidTime:
+		m.ResetPaidTime()
+		return nil
+	case payattempt.FieldRefundTime:
+		m.ResetRefundTime()
+		return nil
+	}
+	return fmt.Errorf("unknown PayAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PayAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PayAttemptMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PayAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PayAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PayAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PayAttemptMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PayAttemptMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PayAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PayAttemptMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PayAttempt edge %s", name)
+}
+
+// PaymentMutation represents an operation that mutates the Payment nodes in the graph.
+type PaymentMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int64
+	order_id         *int64
+	addorder_id      *int64
+	user_id          *int64
+	adduser_id       *int64
+	amount           *int64
+	addamount        *int64
+	pay_type         *enum.PayType
+	addpay_type      *enum.PayType
+	status           *payment.Status
+	refund_amount    *int64
+	addrefund_amount *int64
+	create_time      *time.Time
+	refund_time      *time.Time
+	attempt_id       *int64
+	addattempt_id    *int64
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*Payment, error)
+	predicates       []predicate.Payment
+}
+
+var _ ent.Mutation = (*PaymentMutation)(nil)
+
+// paymentOption allows management of the mutation configuration using functional options.
+type paymentOption func(*PaymentMutation)
+
+// newPaymentMutation creates new mutation for the Payment entity.
+func newPaymentMutation(c config, op Op, opts ...paymentOption) *PaymentMutation {
+	m := &PaymentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePayment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentID sets the ID field of the mutation.
+func withPaymentID(id int64) paymentOption {
+	return func(m *PaymentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Payment
+		)
+		m.oldValue = func(ctx context.Context) (*Payment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Payment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPayment sets the old Payment of the mutation.
+func withPayment(node *Payment) paymentOption {
+	return func(m *PaymentMutation) {
+		m.oldValue = func(context.Context) (*Payment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Payment entities.
+func (m *PaymentMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Payment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *PaymentMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *PaymentMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *PaymentMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *PaymentMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *PaymentMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PaymentMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PaymentMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *PaymentMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *PaymentMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PaymentMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *PaymentMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PaymentMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PaymentMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PaymentMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PaymentMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetPayType sets the "pay_type" field.
+func (m *PaymentMutation) SetPayType(et enum.PayType) {
+	m.pay_type = &et
+	m.addpay_type = nil
+}
+
+// PayType returns the value of the "pay_type" field in the mutation.
+func (m *PaymentMutation) PayType() (r enum.PayType, exists bool) {
+	v := m.pay_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayType returns the old "pay_type" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldPayType(ctx context.Context) (v enum.PayType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayType: %w", err)
+	}
+	return oldValue.PayType, nil
+}
+
+// AddPayType adds et to the "pay_type" field.
+func (m *PaymentMutation) AddPayType(et enum.PayType) {
+	if m.addpay_type != nil {
+		*m.addpay_type += et
+	} else {
+		m.addpay_type = &et
+	}
+}
+
+// AddedPayType returns the value that was added to the "pay_type" field in this mutation.
+func (m *PaymentMutation) AddedPayType() (r enum.PayType, exists bool) {
+	v := m.addpay_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPayType resets all changes to the "pay_type" field.
+func (m *PaymentMutation) ResetPayType() {
+	m.pay_type = nil
+	m.addpay_type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PaymentMutation) SetStatus(pa payment.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PaymentMutation) Status() (r payment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldStatus(ctx context.Context) (v payment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PaymentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (m *PaymentMutation) SetRefundAmount(i int64) {
+	m.refund_amount = &i
+	m.addrefund_amount = nil
+}
+
+// RefundAmount returns the value of the "refund_amount" field in the mutation.
+func (m *PaymentMutation) RefundAmount() (r int64, exists bool) {
+	v := m.refund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundAmount returns the old "refund_amount" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldRefundAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundAmount: %w", err)
+	}
+	return oldValue.RefundAmount, nil
+}
+
+// AddRefundAmount adds i to the "refund_amount" field.
+func (m *PaymentMutation) AddRefundAmount(i int64) {
+	if m.addrefund_amount != nil {
+		*m.addrefund_amount += i
+	} else {
+		m.addrefund_amount = &i
+	}
+}
+
+// AddedRefundAmount returns the value that was added to the "refund_amount" field in this mutation.
+func (m *PaymentMutation) AddedRefundAmount() (r int64, exists bool) {
+	v := m.addrefund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundAmount resets all changes to the "refund_amount" field.
+func (m *PaymentMutation) ResetRefundAmount() {
+	m.refund_amount = nil
+	m.addrefund_amount = nil
+}
+
+// SetCreateTime sets the "create_time" field.
+func (m *PaymentMutation) SetCreateTime(t time.Time) {
+	m.create_time = &t
+}
+
+// CreateTime returns the value of the "create_time" field in the mutation.
+func (m *PaymentMutation) CreateTime() (r time.Time, exists bool) {
+	v := m.create_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreateTime returns the old "create_time" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldCreateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreateTime: %w", err)
+	}
+	return oldValue.CreateTime, nil
+}
+
+// ResetCreateTime resets all changes to the "create_time" field.
+func (m *PaymentMutation) ResetCreateTime() {
+	m.create_time = nil
+}
+
+// SetRefundTime sets the "refund_time" field.
+func (m *PaymentMutation) SetRefundTime(t time.Time) {
+	m.refund_time = &t
+}
+
+// RefundTime returns the value of the "refund_time" field in the mutation.
+func (m *PaymentMutation) RefundTime() (r time.Time, exists bool) {
+	v := m.refund_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundTime returns the old "refund_time" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldRefundTime(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundTime: %w", err)
+	}
+	return oldValue.RefundTime, nil
+}
+
+// ClearRefundTime clears the value of the "refund_time" field.
+func (m *PaymentMutation) ClearRefundTime() {
+	m.refund_time = nil
+	m.clearedFields[payment.FieldRefundTime] = struct{}{}
+}
+
+// RefundTimeCleared returns if the "refund_time" field was cleared in this mutation.
+func (m *PaymentMutation) RefundTimeCleared() bool {
+	_, ok := m.clearedFields[payment.FieldRefundTime]
+	return ok
+}
+
+// ResetRefundTime resets all changes to the "refund_time" field.
+func (m *PaymentMutation) ResetRefundTime() {
+	m.refund_time = nil
+	delete(m.clearedFields, payment.FieldRefundTime)
+}
+
+// SetAttemptID sets the "attempt_id" field.
+func (m *PaymentMutation) SetAttemptID(i int64) {
+	m.attempt_id = &i
+	m.addattempt_id = nil
+}
+
+// AttemptID returns the value of the "attempt_id" field in the mutation.
+func (m *PaymentMutation) AttemptID() (r int64, exists bool) {
+	v := m.attempt_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptID returns the old "attempt_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldAttemptID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptID: %w", err)
+	}
+	return oldValue.AttemptID, nil
+}
+
+// AddAttemptID adds i to the "attempt_id" field.
+func (m *PaymentMutation) AddAttemptID(i int64) {
+	if m.addattempt_id != nil {
+		*m.addattempt_id += i
+	} else {
+		m.addattempt_id = &i
+	}
+}
+
+// AddedAttemptID returns the value that was added to the "attempt_id" field in this mutation.
+func (m *PaymentMutation) AddedAttemptID() (r int64, exists bool) {
+	v := m.addattempt_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptID resets all changes to the "attempt_id" field.
+func (m *PaymentMutation) ResetAttemptID() {
+	m.attempt_id = nil
+	m.addattempt_id = nil
+}
+
+// Where appends a list predicates to the PaymentMutation builder.
+func (m *PaymentMutation) Where(ps ...predicate.Payment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Payment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Payment).
+func (m *PaymentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.order_id != nil {
+		fields = append(fields, payment.FieldOrderID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, payment.FieldUserID)
+	}
+	if m.amount != nil {
+		fields = append(fields, payment.FieldAmount)
+	}
+	if m.pay_type != nil {
+		fields = append(fields, payment.FieldPayType)
+	}
+	if m.status != nil {
+		fields = append(fields, payment.FieldStatus)
+	}
+	if m.refund_amount != nil {
+		fields = append(fields, payment.FieldRefundAmount)
+	}
+	if m.create_time != nil {
+		fields = append(fields, payment.FieldCreateTime)
+	}
+	if m.refund_time != nil {
+		fields = append(fields, payment.FieldRefundTime)
+	}
+	if m.attempt_id != nil {
+		fields = append(fields, payment.FieldAttemptID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case payment.FieldOrderID:
+		return m.OrderID()
+	case payment.FieldUserID:
+		return m.UserID()
+	case payment.FieldAmount:
+		return m.Amount()
+	case payment.FieldPayType:
+		return m.PayType()
+	case payment.FieldStatus:
+		return m.Status()
+	case payment.FieldRefundAmount:
+		return m.RefundAmount()
+	case payment.FieldCreateTime:
+		return m.CreateTime()
+	case payment.FieldRefundTime:
+		return m.RefundTime()
+	case payment.FieldAttemptID:
+		return m.AttemptID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case payment.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case payment.FieldUserID:
+		return m.OldUserID(ctx)
+	case payment.FieldAmount:
+		return m.OldAmount(ctx)
+	case payment.FieldPayType:
+		return m.OldPayType(ctx)
+	case payment.FieldStatus:
+		return m.OldStatus(ctx)
+	case payment.FieldRefundAmount:
+		return m.OldRefundAmount(ctx)
+	case payment.FieldCreateTime:
+		return m.OldCreateTime(ctx)
+	case payment.FieldRefundTime:
+		return m.OldRefundTime(ctx)
+	case payment.FieldAttemptID:
+		return m.OldAttemptID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Payment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case payment.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case payment.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case payment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case payment.FieldPayType:
+		v, ok := value.(enum.PayType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayType(v)
+		return nil
+	case payment.FieldStatus:
+		v, ok := value.(payment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case payment.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundAmount(v)
+		return nil
+	case payment.FieldCreateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreateTime(v)
+		return nil
+	case payment.FieldRefundTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundTime(v)
+		return nil
+	case payment.FieldAttemptID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentMutation) AddedFields() []string {
+	var fields []string
+	if m.addorder_id != nil {
+		fields = append(fields, payment.FieldOrderID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, payment.FieldUserID)
+	}
+	if m.addamount != nil {
+		fields = append(fields, payment.FieldAmount)
+	}
+	if m.addpay_type != nil {
+		fields = append(fields, payment.FieldPayType)
+	}
+	if m.addrefund_amount != nil {
+		fields = append(fields, payment.FieldRefundAmount)
+	}
+	if m.addattempt_id != nil {
+		fields = append(fields, payment.FieldAttemptID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case payment.FieldOrderID:
+		return m.AddedOrderID()
+	case payment.FieldUserID:
+		return m.AddedUserID()
+	case payment.FieldAmount:
+		return m.AddedAmount()
+	case payment.FieldPayType:
+		return m.AddedPayType()
+	case payment.FieldRefundAmount:
+		return m.AddedRefundAmount()
+	case payment.FieldAttemptID:
+		return m.AddedAttemptID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case payment.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case payment.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case payment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case payment.FieldPayType:
+		v, ok := value.(enum.PayType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPayType(v)
+		return nil
+	case payment.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundAmount(v)
+		return nil
+	case payment.FieldAttemptID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(payment.FieldRefundTime) {
+		fields = append(fields, payment.FieldRefundTime)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentMutation) ClearField(name string) error {
+	switch name {
+	case payment.FieldRefundTime:
+		m.ClearRefundTime()
+		return nil
+	}
+	return fmt.Errorf("unknown Payment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentMutation) ResetField(name string) error {
+	switch name {
+	case payment.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case payment.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case payment.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case payment.FieldPayType:
+		m.ResetPayType()
+		return nil
+	case payment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case payment.FieldRefundAmount:
+		m.ResetRefundAmount()
+		return nil
+	case payment.FieldCreateTime:
+		m.ResetCreateTime()
+		return nil
+	case payment.FieldRefundTime:
+		m.ResetRefundTime()
+		return nil
+	case payment.FieldAttemptID:
+		m.ResetAttemptID()
+		return nil
+	}
+	return fmt.Errorf("unknown Payment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Payment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Payment edge %s", name)
 }
 
 // SeckillVoucherMutation represents an operation that mutates the SeckillVoucher nodes in the graph.
@@ -8625,6 +12459,1617 @@ func (m *ShopMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Shop edge %s", name)
+}
+
+// ShopRatingMutation represents an operation that mutates the ShopRating nodes in the graph.
+type ShopRatingMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	create_time   *time.Time
+	update_time   *time.Time
+	shop_id       *int64
+	addshop_id    *int64
+	user_id       *int64
+	adduser_id    *int64
+	stars         *int
+	addstars      *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ShopRating, error)
+	predicates    []predicate.ShopRating
+}
+
+var _ ent.Mutation = (*ShopRatingMutation)(nil)
+
+// shopratingOption allows management of the mutation configuration using functional options.
+type shopratingOption func(*ShopRatingMutation)
+
+// newShopRatingMutation creates new mutation for the ShopRating entity.
+func newShopRatingMutation(c config, op Op, opts ...shopratingOption) *ShopRatingMutation {
+	m := &ShopRatingMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShopRating,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShopRatingID sets the ID field of the mutation.
+func withShopRatingID(id int64) shopratingOption {
+	return func(m *ShopRatingMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShopRating
+		)
+		m.oldValue = func(ctx context.Context) (*ShopRating, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShopRating.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShopRating sets the old ShopRating of the mutation.
+func withShopRating(node *ShopRating) shopratingOption {
+	return func(m *ShopRatingMutation) {
+		m.oldValue = func(context.Context) (*ShopRating, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShopRatingMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShopRatingMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ShopRating entities.
+func (m *ShopRatingMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShopRatingMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShopRatingMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShopRating.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreateTime sets the "create_time" field.
+func (m *ShopRatingMutation) SetCreateTime(t time.Time) {
+	m.create_time = &t
+}
+
+// CreateTime returns the value of the "create_time" field in the mutation.
+func (m *ShopRatingMutation) CreateTime() (r time.Time, exists bool) {
+	v := m.create_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreateTime returns the old "create_time" field's value of the ShopRating entity.
+// If the ShopRating object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopRatingMutation) OldCreateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreateTime: %w", err)
+	}
+	return oldValue.CreateTime, nil
+}
+
+// ResetCreateTime resets all changes to the "create_time" field.
+func (m *ShopRatingMutation) ResetCreateTime() {
+	m.create_time = nil
+}
+
+// SetUpdateTime sets the "update_time" field.
+func (m *ShopRatingMutation) SetUpdateTime(t time.Time) {
+	m.update_time = &t
+}
+
+// UpdateTime returns the value of the "update_time" field in the mutation.
+func (m *ShopRatingMutation) UpdateTime() (r time.Time, exists bool) {
+	v := m.update_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdateTime returns the old "update_time" field's value of the ShopRating entity.
+// If the ShopRating object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopRatingMutation) OldUpdateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdateTime: %w", err)
+	}
+	return oldValue.UpdateTime, nil
+}
+
+// ResetUpdateTime resets all changes to the "update_time" field.
+func (m *ShopRatingMutation) ResetUpdateTime() {
+	m.update_time = nil
+}
+
+// SetShopID sets the "shop_id" field.
+func (m *ShopRatingMutation) SetShopID(i int64) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *ShopRatingMutation) ShopID() (r int64, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the ShopRating entity.
+// If the ShopRating object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopRatingMutation) OldShopID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *ShopRatingMutation) AddShopID(i int64) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *ShopRatingMutation) AddedShopID() (r int64, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *ShopRatingMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ShopRatingMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ShopRatingMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ShopRating entity.
+// If the ShopRating object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopRatingMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *ShopRatingMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *ShopRatingMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ShopRatingMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetStars sets the "stars" field.
+func (m *ShopRatingMutation) SetStars(i int) {
+	m.stars = &i
+	m.addstars = nil
+}
+
+// Stars returns the value of the "stars" field in the mutation.
+func (m *ShopRatingMutation) Stars() (r int, exists bool) {
+	v := m.stars
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStars returns the old "stars" field's value of the ShopRating entity.
+// If the ShopRating object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopRatingMutation) OldStars(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStars is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStars requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStars: %w", err)
+	}
+	return oldValue.Stars, nil
+}
+
+// AddStars adds i to the "stars" field.
+func (m *ShopRatingMutation) AddStars(i int) {
+	if m.addstars != nil {
+		*m.addstars += i
+	} else {
+		m.addstars = &i
+	}
+}
+
+// AddedStars returns the value that was added to the "stars" field in this mutation.
+func (m *ShopRatingMutation) AddedStars() (r int, exists bool) {
+	v := m.addstars
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStars resets all changes to the "stars" field.
+func (m *ShopRatingMutation) ResetStars() {
+	m.stars = nil
+	m.addstars = nil
+}
+
+// Where appends a list predicates to the ShopRatingMutation builder.
+func (m *ShopRatingMutation) Where(ps ...predicate.ShopRating) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShopRatingMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShopRatingMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShopRating, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShopRatingMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShopRatingMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShopRating).
+func (m *ShopRatingMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShopRatingMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.create_time != nil {
+		fields = append(fields, shoprating.FieldCreateTime)
+	}
+	if m.update_time != nil {
+		fields = append(fields, shoprating.FieldUpdateTime)
+	}
+	if m.shop_id != nil {
+		fields = append(fields, shoprating.FieldShopID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, shoprating.FieldUserID)
+	}
+	if m.stars != nil {
+		fields = append(fields, shoprating.FieldStars)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShopRatingMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shoprating.FieldCreateTime:
+		return m.CreateTime()
+	case shoprating.FieldUpdateTime:
+		return m.UpdateTime()
+	case shoprating.FieldShopID:
+		return m.ShopID()
+	case shoprating.FieldUserID:
+		return m.UserID()
+	case shoprating.FieldStars:
+		return m.Stars()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShopRatingMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shoprating.FieldCreateTime:
+		return m.OldCreateTime(ctx)
+	case shoprating.FieldUpdateTime:
+		return m.OldUpdateTime(ctx)
+	case shoprating.FieldShopID:
+		return m.OldShopID(ctx)
+	case shoprating.FieldUserID:
+		return m.OldUserID(ctx)
+	case shoprating.FieldStars:
+		return m.OldStars(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShopRating field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopRatingMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shoprating.FieldCreateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreateTime(v)
+		return nil
+	case shoprating.FieldUpdateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdateTime(v)
+		return nil
+	case shoprating.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case shoprating.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case shoprating.FieldStars:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStars(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShopRating field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShopRatingMutation) AddedFields() []string {
+	var fields []string
+	if m.addshop_id != nil {
+		fields = append(fields, shoprating.FieldShopID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, shoprating.FieldUserID)
+	}
+	if m.addstars != nil {
+		fields = append(fields, shoprating.FieldStars)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShopRatingMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case shoprating.FieldShopID:
+		return m.AddedShopID()
+	case shoprating.FieldUserID:
+		return m.AddedUserID()
+	case shoprating.FieldStars:
+		return m.AddedStars()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopRatingMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case shoprating.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	case shoprating.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case shoprating.FieldStars:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStars(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShopRating numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShopRatingMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShopRatingMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShopRatingMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ShopRating nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShopRatingMutation) ResetField(name string) error {
+	switch name {
+	case shoprating.FieldCreateTime:
+		m.ResetCreateTime()
+		return nil
+	case shoprating.FieldUpdateTime:
+		m.ResetUpdateTime()
+		return nil
+	case shoprating.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case shoprating.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case shoprating.FieldStars:
+		m.ResetStars()
+		return nil
+	}
+	return fmt.Errorf("unknown ShopRating field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShopRatingMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShopRatingMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShopRatingMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShopRatingMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShopRatingMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShopRatingMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShopRatingMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ShopRating unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShopRatingMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ShopRating edge %s", name)
+}
+
+// ShopScoreMutation represents an operation that mutates the ShopScore nodes in the graph.
+type ShopScoreMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	base_sum      *int64
+	addbase_sum   *int64
+	base_count    *int
+	addbase_count *int
+	stars_sum     *int64
+	addstars_sum  *int64
+	ratings       *int
+	addratings    *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ShopScore, error)
+	predicates    []predicate.ShopScore
+}
+
+var _ ent.Mutation = (*ShopScoreMutation)(nil)
+
+// shopscoreOption allows management of the mutation configuration using functional options.
+type shopscoreOption func(*ShopScoreMutation)
+
+// newShopScoreMutation creates new mutation for the ShopScore entity.
+func newShopScoreMutation(c config, op Op, opts ...shopscoreOption) *ShopScoreMutation {
+	m := &ShopScoreMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShopScore,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShopScoreID sets the ID field of the mutation.
+func withShopScoreID(id int64) shopscoreOption {
+	return func(m *ShopScoreMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShopScore
+		)
+		m.oldValue = func(ctx context.Context) (*ShopScore, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShopScore.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShopScore sets the old ShopScore of the mutation.
+func withShopScore(node *ShopScore) shopscoreOption {
+	return func(m *ShopScoreMutation) {
+		m.oldValue = func(context.Context) (*ShopScore, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShopScoreMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShopScoreMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ShopScore entities.
+func (m *ShopScoreMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShopScoreMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShopScoreMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShopScore.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetBaseSum sets the "base_sum" field.
+func (m *ShopScoreMutation) SetBaseSum(i int64) {
+	m.base_sum = &i
+	m.addbase_sum = nil
+}
+
+// BaseSum returns the value of the "base_sum" field in the mutation.
+func (m *ShopScoreMutation) BaseSum() (r int64, exists bool) {
+	v := m.base_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseSum returns the old "base_sum" field's value of the ShopScore entity.
+// If the ShopScore object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopScoreMutation) OldBaseSum(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseSum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseSum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseSum: %w", err)
+	}
+	return oldValue.BaseSum, nil
+}
+
+// AddBaseSum adds i to the "base_sum" field.
+func (m *ShopScoreMutation) AddBaseSum(i int64) {
+	if m.addbase_sum != nil {
+		*m.addbase_sum += i
+	} else {
+		m.addbase_sum = &i
+	}
+}
+
+// AddedBaseSum returns the value that was added to the "base_sum" field in this mutation.
+func (m *ShopScoreMutation) AddedBaseSum() (r int64, exists bool) {
+	v := m.addbase_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBaseSum resets all changes to the "base_sum" field.
+func (m *ShopScoreMutation) ResetBaseSum() {
+	m.base_sum = nil
+	m.addbase_sum = nil
+}
+
+// SetBaseCount sets the "base_count" field.
+func (m *ShopScoreMutation) SetBaseCount(i int) {
+	m.base_count = &i
+	m.addbase_count = nil
+}
+
+// BaseCount returns the value of the "base_count" field in the mutation.
+func (m *ShopScoreMutation) BaseCount() (r int, exists bool) {
+	v := m.base_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseCount returns the old "base_count" field's value of the ShopScore entity.
+// If the ShopScore object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopScoreMutation) OldBaseCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseCount: %w", err)
+	}
+	return oldValue.BaseCount, nil
+}
+
+// AddBaseCount adds i to the "base_count" field.
+func (m *ShopScoreMutation) AddBaseCount(i int) {
+	if m.addbase_count != nil {
+		*m.addbase_count += i
+	} else {
+		m.addbase_count = &i
+	}
+}
+
+// AddedBaseCount returns the value that was added to the "base_count" field in this mutation.
+func (m *ShopScoreMutation) AddedBaseCount() (r int, exists bool) {
+	v := m.addbase_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBaseCount resets all changes to the "base_count" field.
+func (m *ShopScoreMutation) ResetBaseCount() {
+	m.base_count = nil
+	m.addbase_count = nil
+}
+
+// SetStarsSum sets the "stars_sum" field.
+func (m *ShopScoreMutation) SetStarsSum(i int64) {
+	m.stars_sum = &i
+	m.addstars_sum = nil
+}
+
+// StarsSum returns the value of the "stars_sum" field in the mutation.
+func (m *ShopScoreMutation) StarsSum() (r int64, exists bool) {
+	v := m.stars_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStarsSum returns the old "stars_sum" field's value of the ShopScore entity.
+// If the ShopScore object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopScoreMutation) OldStarsSum(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStarsSum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStarsSum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStarsSum: %w", err)
+	}
+	return oldValue.StarsSum, nil
+}
+
+// AddStarsSum adds i to the "stars_sum" field.
+func (m *ShopScoreMutation) AddStarsSum(i int64) {
+	if m.addstars_sum != nil {
+		*m.addstars_sum += i
+	} else {
+		m.addstars_sum = &i
+	}
+}
+
+// AddedStarsSum returns the value that was added to the "stars_sum" field in this mutation.
+func (m *ShopScoreMutation) AddedStarsSum() (r int64, exists bool) {
+	v := m.addstars_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStarsSum resets all changes to the "stars_sum" field.
+func (m *ShopScoreMutation) ResetStarsSum() {
+	m.stars_sum = nil
+	m.addstars_sum = nil
+}
+
+// SetRatings sets the "ratings" field.
+func (m *ShopScoreMutation) SetRatings(i int) {
+	m.ratings = &i
+	m.addratings = nil
+}
+
+// Ratings returns the value of the "ratings" field in the mutation.
+func (m *ShopScoreMutation) Ratings() (r int, exists bool) {
+	v := m.ratings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRatings returns the old "ratings" field's value of the ShopScore entity.
+// If the ShopScore object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopScoreMutation) OldRatings(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRatings is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRatings requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRatings: %w", err)
+	}
+	return oldValue.Ratings, nil
+}
+
+// AddRatings adds i to the "ratings" field.
+func (m *ShopScoreMutation) AddRatings(i int) {
+	if m.addratings != nil {
+		*m.addratings += i
+	} else {
+		m.addratings = &i
+	}
+}
+
+// AddedRatings returns the value that was added to the "ratings" field in this mutation.
+func (m *ShopScoreMutation) AddedRatings() (r int, exists bool) {
+	v := m.addratings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRatings resets all changes to the "ratings" field.
+func (m *ShopScoreMutation) ResetRatings() {
+	m.ratings = nil
+	m.addratings = nil
+}
+
+// Where appends a list predicates to the ShopScoreMutation builder.
+func (m *ShopScoreMutation) Where(ps ...predicate.ShopScore) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShopScoreMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShopScoreMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShopScore, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShopScoreMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShopScoreMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShopScore).
+func (m *ShopScoreMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShopScoreMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.base_sum != nil {
+		fields = append(fields, shopscore.FieldBaseSum)
+	}
+	if m.base_count != nil {
+		fields = append(fields, shopscore.FieldBaseCount)
+	}
+	if m.stars_sum != nil {
+		fields = append(fields, shopscore.FieldStarsSum)
+	}
+	if m.ratings != nil {
+		fields = append(fields, shopscore.FieldRatings)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShopScoreMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shopscore.FieldBaseSum:
+		return m.BaseSum()
+	case shopscore.FieldBaseCount:
+		return m.BaseCount()
+	case shopscore.FieldStarsSum:
+		return m.StarsSum()
+	case shopscore.FieldRatings:
+		return m.Ratings()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShopScoreMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shopscore.FieldBaseSum:
+		return m.OldBaseSum(ctx)
+	case shopscore.FieldBaseCount:
+		return m.OldBaseCount(ctx)
+	case shopscore.FieldStarsSum:
+		return m.OldStarsSum(ctx)
+	case shopscore.FieldRatings:
+		return m.OldRatings(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShopScore field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopScoreMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shopscore.FieldBaseSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseSum(v)
+		return nil
+	case shopscore.FieldBaseCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseCount(v)
+		return nil
+	case shopscore.FieldStarsSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStarsSum(v)
+		return nil
+	case shopscore.FieldRatings:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRatings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShopScore field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShopScoreMutation) AddedFields() []string {
+	var fields []string
+	if m.addbase_sum != nil {
+		fields = append(fields, shopscore.FieldBaseSum)
+	}
+	if m.addbase_count != nil {
+		fields = append(fields, shopscore.FieldBaseCount)
+	}
+	if m.addstars_sum != nil {
+		fields = append(fields, shopscore.FieldStarsSum)
+	}
+	if m.addratings != nil {
+		fields = append(fields, shopscore.FieldRatings)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShopScoreMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case shopscore.FieldBaseSum:
+		return m.AddedBaseSum()
+	case shopscore.FieldBaseCount:
+		return m.AddedBaseCount()
+	case shopscore.FieldStarsSum:
+		return m.AddedStarsSum()
+	case shopscore.FieldRatings:
+		return m.AddedRatings()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopScoreMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case shopscore.FieldBaseSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBaseSum(v)
+		return nil
+	case shopscore.FieldBaseCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBaseCount(v)
+		return nil
+	case shopscore.FieldStarsSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStarsSum(v)
+		return nil
+	case shopscore.FieldRatings:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRatings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShopScore numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShopScoreMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShopScoreMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShopScoreMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ShopScore nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShopScoreMutation) ResetField(name string) error {
+	switch name {
+	case shopscore.FieldBaseSum:
+		m.ResetBaseSum()
+		return nil
+	case shopscore.FieldBaseCount:
+		m.ResetBaseCount()
+		return nil
+	case shopscore.FieldStarsSum:
+		m.ResetStarsSum()
+		return nil
+	case shopscore.FieldRatings:
+		m.ResetRatings()
+		return nil
+	}
+	return fmt.Errorf("unknown ShopScore field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShopScoreMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShopScoreMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShopScoreMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShopScoreMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShopScoreMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShopScoreMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShopScoreMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ShopScore unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShopScoreMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ShopScore edge %s", name)
+}
+
+// ShopSearchMutation represents an operation that mutates the ShopSearch nodes in the graph.
+type ShopSearchMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	terms         *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ShopSearch, error)
+	predicates    []predicate.ShopSearch
+}
+
+var _ ent.Mutation = (*ShopSearchMutation)(nil)
+
+// shopsearchOption allows management of the mutation configuration using functional options.
+type shopsearchOption func(*ShopSearchMutation)
+
+// newShopSearchMutation creates new mutation for the ShopSearch entity.
+func newShopSearchMutation(c config, op Op, opts ...shopsearchOption) *ShopSearchMutation {
+	m := &ShopSearchMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShopSearch,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShopSearchID sets the ID field of the mutation.
+func withShopSearchID(id int64) shopsearchOption {
+	return func(m *ShopSearchMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShopSearch
+		)
+		m.oldValue = func(ctx context.Context) (*ShopSearch, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShopSearch.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShopSearch sets the old ShopSearch of the mutation.
+func withShopSearch(node *ShopSearch) shopsearchOption {
+	return func(m *ShopSearchMutation) {
+		m.oldValue = func(context.Context) (*ShopSearch, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShopSearchMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShopSearchMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ShopSearch entities.
+func (m *ShopSearchMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShopSearchMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShopSearchMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShopSearch.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTerms sets the "terms" field.
+func (m *ShopSearchMutation) SetTerms(s string) {
+	m.terms = &s
+}
+
+// Terms returns the value of the "terms" field in the mutation.
+func (m *ShopSearchMutation) Terms() (r string, exists bool) {
+	v := m.terms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTerms returns the old "terms" field's value of the ShopSearch entity.
+// If the ShopSearch object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopSearchMutation) OldTerms(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTerms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTerms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTerms: %w", err)
+	}
+	return oldValue.Terms, nil
+}
+
+// ResetTerms resets all changes to the "terms" field.
+func (m *ShopSearchMutation) ResetTerms() {
+	m.terms = nil
+}
+
+// Where appends a list predicates to the ShopSearchMutation builder.
+func (m *ShopSearchMutation) Where(ps ...predicate.ShopSearch) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShopSearchMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShopSearchMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShopSearch, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShopSearchMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShopSearchMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShopSearch).
+func (m *ShopSearchMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShopSearchMutation) Fields() []string {
+	fields := make([]string, 0, 1)
+	if m.terms != nil {
+		fields = append(fields, shopsearch.FieldTerms)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShopSearchMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shopsearch.FieldTerms:
+		return m.Terms()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShopSearchMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shopsearch.FieldTerms:
+		return m.OldTerms(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShopSearch field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopSearchMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shopsearch.FieldTerms:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerms(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShopSearch field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShopSearchMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShopSearchMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShopSearchMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ShopSearch numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShopSearchMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShopSearchMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShopSearchMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ShopSearch nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShopSearchMutation) ResetField(name string) error {
+	switch name {
+	case shopsearch.FieldTerms:
+		m.ResetTerms()
+		return nil
+	}
+	return fmt.Errorf("unknown ShopSearch field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShopSearchMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShopSearchMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShopSearchMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShopSearchMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShopSearchMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShopSearchMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShopSearchMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ShopSearch unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShopSearchMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ShopSearch edge %s", name)
 }
 
 // ShopTypeMutation represents an operation that mutates the ShopType nodes in the graph.
@@ -12977,4 +18422,480 @@ func (m *VoucherMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Voucher edge %s", name)
+}
+
+// VoucherLimitMutation represents an operation that mutates the VoucherLimit nodes in the graph.
+type VoucherLimitMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	create_time   *time.Time
+	update_time   *time.Time
+	per_user      *int
+	addper_user   *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*VoucherLimit, error)
+	predicates    []predicate.VoucherLimit
+}
+
+var _ ent.Mutation = (*VoucherLimitMutation)(nil)
+
+// voucherlimitOption allows management of the mutation configuration using functional options.
+type voucherlimitOption func(*VoucherLimitMutation)
+
+// newVoucherLimitMutation creates new mutation for the VoucherLimit entity.
+func newVoucherLimitMutation(c config, op Op, opts ...voucherlimitOption) *VoucherLimitMutation {
+	m := &VoucherLimitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVoucherLimit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVoucherLimitID sets the ID field of the mutation.
+func withVoucherLimitID(id int64) voucherlimitOption {
+	return func(m *VoucherLimitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VoucherLimit
+		)
+		m.oldValue = func(ctx context.Context) (*VoucherLimit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VoucherLimit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVoucherLimit sets the old VoucherLimit of the mutation.
+func withVoucherLimit(node *VoucherLimit) voucherlimitOption {
+	return func(m *VoucherLimitMutation) {
+		m.oldValue = func(context.Context) (*VoucherLimit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VoucherLimitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VoucherLimitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of VoucherLimit entities.
+func (m *VoucherLimitMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VoucherLimitMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VoucherLimitMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VoucherLimit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreateTime sets the "create_time" field.
+func (m *VoucherLimitMutation) SetCreateTime(t time.Time) {
+	m.create_time = &t
+}
+
+// CreateTime returns the value of the "create_time" field in the mutation.
+func (m *VoucherLimitMutation) CreateTime() (r time.Time, exists bool) {
+	v := m.create_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreateTime returns the old "create_time" field's value of the VoucherLimit entity.
+// If the VoucherLimit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherLimitMutation) OldCreateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreateTime: %w", err)
+	}
+	return oldValue.CreateTime, nil
+}
+
+// ResetCreateTime resets all changes to the "create_time" field.
+func (m *VoucherLimitMutation) ResetCreateTime() {
+	m.create_time = nil
+}
+
+// SetUpdateTime sets the "update_time" field.
+func (m *VoucherLimitMutation) SetUpdateTime(t time.Time) {
+	m.update_time = &t
+}
+
+// UpdateTime returns the value of the "update_time" field in the mutation.
+func (m *VoucherLimitMutation) UpdateTime() (r time.Time, exists bool) {
+	v := m.update_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdateTime returns the old "update_time" field's value of the VoucherLimit entity.
+// If the VoucherLimit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherLimitMutation) OldUpdateTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdateTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdateTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdateTime: %w", err)
+	}
+	return oldValue.UpdateTime, nil
+}
+
+// ResetUpdateTime resets all changes to the "update_time" field.
+func (m *VoucherLimitMutation) ResetUpdateTime() {
+	m.update_time = nil
+}
+
+// SetPerUser sets the "per_user" field.
+func (m *VoucherLimitMutation) SetPerUser(i int) {
+	m.per_user = &i
+	m.addper_user = nil
+}
+
+// PerUser returns the value of the "per_user" field in the mutation.
+func (m *VoucherLimitMutation) PerUser() (r int, exists bool) {
+	v := m.per_user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPerUser returns the old "per_user" field's value of the VoucherLimit entity.
+// If the VoucherLimit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherLimitMutation) OldPerUser(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPerUser is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPerUser requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPerUser: %w", err)
+	}
+	return oldValue.PerUser, nil
+}
+
+// AddPerUser adds i to the "per_user" field.
+func (m *VoucherLimitMutation) AddPerUser(i int) {
+	if m.addper_user != nil {
+		*m.addper_user += i
+	} else {
+		m.addper_user = &i
+	}
+}
+
+// AddedPerUser returns the value that was added to the "per_user" field in this mutation.
+func (m *VoucherLimitMutation) AddedPerUser() (r int, exists bool) {
+	v := m.addper_user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPerUser resets all changes to the "per_user" field.
+func (m *VoucherLimitMutation) ResetPerUser() {
+	m.per_user = nil
+	m.addper_user = nil
+}
+
+// Where appends a list predicates to the VoucherLimitMutation builder.
+func (m *VoucherLimitMutation) Where(ps ...predicate.VoucherLimit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VoucherLimitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VoucherLimitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VoucherLimit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VoucherLimitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VoucherLimitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VoucherLimit).
+func (m *VoucherLimitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VoucherLimitMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.create_time != nil {
+		fields = append(fields, voucherlimit.FieldCreateTime)
+	}
+	if m.update_time != nil {
+		fields = append(fields, voucherlimit.FieldUpdateTime)
+	}
+	if m.per_user != nil {
+		fields = append(fields, voucherlimit.FieldPerUser)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VoucherLimitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case voucherlimit.FieldCreateTime:
+		return m.CreateTime()
+	case voucherlimit.FieldUpdateTime:
+		return m.UpdateTime()
+	case voucherlimit.FieldPerUser:
+		return m.PerUser()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VoucherLimitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case voucherlimit.FieldCreateTime:
+		return m.OldCreateTime(ctx)
+	case voucherlimit.FieldUpdateTime:
+		return m.OldUpdateTime(ctx)
+	case voucherlimit.FieldPerUser:
+		return m.OldPerUser(ctx)
+	}
+	return nil, fmt.Errorf("unknown VoucherLimit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VoucherLimitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case voucherlimit.FieldCreateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreateTime(v)
+		return nil
+	case voucherlimit.FieldUpdateTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdateTime(v)
+		return nil
+	case voucherlimit.FieldPerUser:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPerUser(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VoucherLimit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VoucherLimitMutation) AddedFields() []string {
+	var fields []string
+	if m.addper_user != nil {
+		fields = append(fields, voucherlimit.FieldPerUser)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VoucherLimitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case voucherlimit.FieldPerUser:
+		return m.AddedPerUser()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VoucherLimitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case voucherlimit.FieldPerUser:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPerUser(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VoucherLimit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VoucherLimitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VoucherLimitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VoucherLimitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown VoucherLimit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VoucherLimitMutation) ResetField(name string) error {
+	switch name {
+	case voucherlimit.FieldCreateTime:
+		m.ResetCreateTime()
+		return nil
+	case voucherlimit.FieldUpdateTime:
+		m.ResetUpdateTime()
+		return nil
+	case voucherlimit.FieldPerUser:
+		m.ResetPerUser()
+		return nil
+	}
+	return fmt.Errorf("unknown VoucherLimit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VoucherLimitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VoucherLimitMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VoucherLimitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VoucherLimitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VoucherLimitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VoucherLimitMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VoucherLimitMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown VoucherLimit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VoucherLimitMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown VoucherLimit edge %s", name)
 }

@@ -23,7 +23,6 @@ type OrderQuery struct {
 	order      []order.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Order
-	loadTotal  []func(context.Context, []*Order) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *OrderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Order,
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

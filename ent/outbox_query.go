@@ -23,7 +23,6 @@ type OutboxQuery struct {
 	order      []outbox.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Outbox
-	loadTotal  []func(context.Context, []*Outbox) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *OutboxQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Outbo
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

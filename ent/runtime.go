@@ -12,18 +12,26 @@ import (
 	"github.com/hmdp/hmdp/ent/commenttext"
 	"github.com/hmdp/hmdp/ent/follow"
 	"github.com/hmdp/hmdp/ent/image"
+	"github.com/hmdp/hmdp/ent/operatoraudit"
 	"github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/ordercancel"
+	"github.com/hmdp/hmdp/ent/orderquantity"
 	"github.com/hmdp/hmdp/ent/outbox"
+	"github.com/hmdp/hmdp/ent/payattempt"
+	"github.com/hmdp/hmdp/ent/payment"
 	"github.com/hmdp/hmdp/ent/schema"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/ent/seckillvoucher"
 	"github.com/hmdp/hmdp/ent/shop"
+	"github.com/hmdp/hmdp/ent/shoprating"
+	"github.com/hmdp/hmdp/ent/shopscore"
+	"github.com/hmdp/hmdp/ent/shopsearch"
 	"github.com/hmdp/hmdp/ent/shoptype"
 	"github.com/hmdp/hmdp/ent/sign"
 	"github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/ent/userinfo"
 	"github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/ent/voucherlimit"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -184,6 +192,12 @@ func init() {
 	imageDescAttached := imageFields[3].Descriptor()
 	// image.DefaultAttached holds the default value on creation for the attached field.
 	image.DefaultAttached = imageDescAttached.Default.(bool)
+	// imageDescSize is the schema descriptor for size field.
+	imageDescSize := imageFields[4].Descriptor()
+	// image.DefaultSize holds the default value on creation for the size field.
+	image.DefaultSize = imageDescSize.Default.(int64)
+	// image.SizeValidator is a validator for the "size" field. It is called by the builders before save.
+	image.SizeValidator = imageDescSize.Validators[0].(func(int64) error)
 	// imageDescID is the schema descriptor for id field.
 	imageDescID := imageFields[0].Descriptor()
 	// image.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -202,6 +216,44 @@ func init() {
 			return nil
 		}
 	}()
+	operatorauditFields := schema.OperatorAudit{}.Fields()
+	_ = operatorauditFields
+	// operatorauditDescActor is the schema descriptor for actor field.
+	operatorauditDescActor := operatorauditFields[0].Descriptor()
+	// operatoraudit.ActorValidator is a validator for the "actor" field. It is called by the builders before save.
+	operatoraudit.ActorValidator = operatorauditDescActor.Validators[0].(func(string) error)
+	// operatorauditDescShopID is the schema descriptor for shop_id field.
+	operatorauditDescShopID := operatorauditFields[3].Descriptor()
+	// operatoraudit.DefaultShopID holds the default value on creation for the shop_id field.
+	operatoraudit.DefaultShopID = operatorauditDescShopID.Default.(int64)
+	// operatorauditDescDeadID is the schema descriptor for dead_id field.
+	operatorauditDescDeadID := operatorauditFields[4].Descriptor()
+	// operatoraudit.DeadIDValidator is a validator for the "dead_id" field. It is called by the builders before save.
+	operatoraudit.DeadIDValidator = operatorauditDescDeadID.Validators[0].(func(string) error)
+	// operatorauditDescOutcome is the schema descriptor for outcome field.
+	operatorauditDescOutcome := operatorauditFields[7].Descriptor()
+	// operatoraudit.OutcomeValidator is a validator for the "outcome" field. It is called by the builders before save.
+	operatoraudit.OutcomeValidator = operatorauditDescOutcome.Validators[0].(func(string) error)
+	// operatorauditDescNewOrderID is the schema descriptor for new_order_id field.
+	operatorauditDescNewOrderID := operatorauditFields[8].Descriptor()
+	// operatoraudit.DefaultNewOrderID holds the default value on creation for the new_order_id field.
+	operatoraudit.DefaultNewOrderID = operatorauditDescNewOrderID.Default.(int64)
+	// operatorauditDescDetail is the schema descriptor for detail field.
+	operatorauditDescDetail := operatorauditFields[9].Descriptor()
+	// operatoraudit.DefaultDetail holds the default value on creation for the detail field.
+	operatoraudit.DefaultDetail = operatorauditDescDetail.Default.(string)
+	// operatoraudit.DetailValidator is a validator for the "detail" field. It is called by the builders before save.
+	operatoraudit.DetailValidator = operatorauditDescDetail.Validators[0].(func(string) error)
+	// operatorauditDescCreateTime is the schema descriptor for create_time field.
+	operatorauditDescCreateTime := operatorauditFields[10].Descriptor()
+	// operatoraudit.DefaultCreateTime holds the default value on creation for the create_time field.
+	operatoraudit.DefaultCreateTime = operatorauditDescCreateTime.Default.(func() time.Time)
+	// operatorauditDescUpdateTime is the schema descriptor for update_time field.
+	operatorauditDescUpdateTime := operatorauditFields[11].Descriptor()
+	// operatoraudit.DefaultUpdateTime holds the default value on creation for the update_time field.
+	operatoraudit.DefaultUpdateTime = operatorauditDescUpdateTime.Default.(func() time.Time)
+	// operatoraudit.UpdateDefaultUpdateTime holds the default value on update for the update_time field.
+	operatoraudit.UpdateDefaultUpdateTime = operatorauditDescUpdateTime.UpdateDefault.(func() time.Time)
 	orderMixin := schema.Order{}.Mixin()
 	orderMixinFields0 := orderMixin[0].Fields()
 	_ = orderMixinFields0
@@ -231,6 +283,12 @@ func init() {
 	ordercancelDescCreateTime := ordercancelFields[2].Descriptor()
 	// ordercancel.DefaultCreateTime holds the default value on creation for the create_time field.
 	ordercancel.DefaultCreateTime = ordercancelDescCreateTime.Default.(func() time.Time)
+	orderquantityFields := schema.OrderQuantity{}.Fields()
+	_ = orderquantityFields
+	// orderquantityDescQuantity is the schema descriptor for quantity field.
+	orderquantityDescQuantity := orderquantityFields[1].Descriptor()
+	// orderquantity.QuantityValidator is a validator for the "quantity" field. It is called by the builders before save.
+	orderquantity.QuantityValidator = orderquantityDescQuantity.Validators[0].(func(int) error)
 	outboxFields := schema.Outbox{}.Fields()
 	_ = outboxFields
 	// outboxDescKind is the schema descriptor for kind field.
@@ -257,6 +315,76 @@ func init() {
 	outboxDescID := outboxFields[0].Descriptor()
 	// outbox.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	outbox.IDValidator = outboxDescID.Validators[0].(func(int64) error)
+	payattemptFields := schema.PayAttempt{}.Fields()
+	_ = payattemptFields
+	// payattemptDescAttempt is the schema descriptor for attempt field.
+	payattemptDescAttempt := payattemptFields[2].Descriptor()
+	// payattempt.AttemptValidator is a validator for the "attempt" field. It is called by the builders before save.
+	payattempt.AttemptValidator = payattemptDescAttempt.Validators[0].(func(int) error)
+	// payattemptDescAmount is the schema descriptor for amount field.
+	payattemptDescAmount := payattemptFields[4].Descriptor()
+	// payattempt.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	payattempt.AmountValidator = payattemptDescAmount.Validators[0].(func(int64) error)
+	// payattemptDescStatus is the schema descriptor for status field.
+	payattemptDescStatus := payattemptFields[6].Descriptor()
+	// payattempt.DefaultStatus holds the default value on creation for the status field.
+	payattempt.DefaultStatus = enum.PaymentStatus(payattemptDescStatus.Default.(int))
+	// payattemptDescPayURL is the schema descriptor for pay_url field.
+	payattemptDescPayURL := payattemptFields[7].Descriptor()
+	// payattempt.DefaultPayURL holds the default value on creation for the pay_url field.
+	payattempt.DefaultPayURL = payattemptDescPayURL.Default.(string)
+	// payattempt.PayURLValidator is a validator for the "pay_url" field. It is called by the builders before save.
+	payattempt.PayURLValidator = payattemptDescPayURL.Validators[0].(func(string) error)
+	// payattemptDescProviderTxn is the schema descriptor for provider_txn field.
+	payattemptDescProviderTxn := payattemptFields[8].Descriptor()
+	// payattempt.DefaultProviderTxn holds the default value on creation for the provider_txn field.
+	payattempt.DefaultProviderTxn = payattemptDescProviderTxn.Default.(string)
+	// payattempt.ProviderTxnValidator is a validator for the "provider_txn" field. It is called by the builders before save.
+	payattempt.ProviderTxnValidator = payattemptDescProviderTxn.Validators[0].(func(string) error)
+	// payattemptDescRefundAmount is the schema descriptor for refund_amount field.
+	payattemptDescRefundAmount := payattemptFields[9].Descriptor()
+	// payattempt.DefaultRefundAmount holds the default value on creation for the refund_amount field.
+	payattempt.DefaultRefundAmount = payattemptDescRefundAmount.Default.(int64)
+	// payattempt.RefundAmountValidator is a validator for the "refund_amount" field. It is called by the builders before save.
+	payattempt.RefundAmountValidator = payattemptDescRefundAmount.Validators[0].(func(int64) error)
+	// payattemptDescCreateTime is the schema descriptor for create_time field.
+	payattemptDescCreateTime := payattemptFields[10].Descriptor()
+	// payattempt.DefaultCreateTime holds the default value on creation for the create_time field.
+	payattempt.DefaultCreateTime = payattemptDescCreateTime.Default.(func() time.Time)
+	// payattemptDescUpdateTime is the schema descriptor for update_time field.
+	payattemptDescUpdateTime := payattemptFields[11].Descriptor()
+	// payattempt.DefaultUpdateTime holds the default value on creation for the update_time field.
+	payattempt.DefaultUpdateTime = payattemptDescUpdateTime.Default.(func() time.Time)
+	// payattempt.UpdateDefaultUpdateTime holds the default value on update for the update_time field.
+	payattempt.UpdateDefaultUpdateTime = payattemptDescUpdateTime.UpdateDefault.(func() time.Time)
+	// payattemptDescID is the schema descriptor for id field.
+	payattemptDescID := payattemptFields[0].Descriptor()
+	// payattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	payattempt.IDValidator = payattemptDescID.Validators[0].(func(int64) error)
+	paymentFields := schema.Payment{}.Fields()
+	_ = paymentFields
+	// paymentDescAmount is the schema descriptor for amount field.
+	paymentDescAmount := paymentFields[3].Descriptor()
+	// payment.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	payment.AmountValidator = paymentDescAmount.Validators[0].(func(int64) error)
+	// paymentDescRefundAmount is the schema descriptor for refund_amount field.
+	paymentDescRefundAmount := paymentFields[6].Descriptor()
+	// payment.DefaultRefundAmount holds the default value on creation for the refund_amount field.
+	payment.DefaultRefundAmount = paymentDescRefundAmount.Default.(int64)
+	// payment.RefundAmountValidator is a validator for the "refund_amount" field. It is called by the builders before save.
+	payment.RefundAmountValidator = paymentDescRefundAmount.Validators[0].(func(int64) error)
+	// paymentDescCreateTime is the schema descriptor for create_time field.
+	paymentDescCreateTime := paymentFields[7].Descriptor()
+	// payment.DefaultCreateTime holds the default value on creation for the create_time field.
+	payment.DefaultCreateTime = paymentDescCreateTime.Default.(func() time.Time)
+	// paymentDescAttemptID is the schema descriptor for attempt_id field.
+	paymentDescAttemptID := paymentFields[9].Descriptor()
+	// payment.DefaultAttemptID holds the default value on creation for the attempt_id field.
+	payment.DefaultAttemptID = paymentDescAttemptID.Default.(int64)
+	// paymentDescID is the schema descriptor for id field.
+	paymentDescID := paymentFields[0].Descriptor()
+	// payment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	payment.IDValidator = paymentDescID.Validators[0].(func(int64) error)
 	seckillvoucherMixin := schema.SeckillVoucher{}.Mixin()
 	seckillvoucherMixinFields0 := seckillvoucherMixin[0].Fields()
 	_ = seckillvoucherMixinFields0
@@ -389,6 +517,61 @@ func init() {
 	shopDescID := shopFields[0].Descriptor()
 	// shop.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	shop.IDValidator = shopDescID.Validators[0].(func(int64) error)
+	shopratingMixin := schema.ShopRating{}.Mixin()
+	shopratingMixinFields0 := shopratingMixin[0].Fields()
+	_ = shopratingMixinFields0
+	shopratingFields := schema.ShopRating{}.Fields()
+	_ = shopratingFields
+	// shopratingDescCreateTime is the schema descriptor for create_time field.
+	shopratingDescCreateTime := shopratingMixinFields0[0].Descriptor()
+	// shoprating.DefaultCreateTime holds the default value on creation for the create_time field.
+	shoprating.DefaultCreateTime = shopratingDescCreateTime.Default.(func() time.Time)
+	// shopratingDescUpdateTime is the schema descriptor for update_time field.
+	shopratingDescUpdateTime := shopratingMixinFields0[1].Descriptor()
+	// shoprating.DefaultUpdateTime holds the default value on creation for the update_time field.
+	shoprating.DefaultUpdateTime = shopratingDescUpdateTime.Default.(func() time.Time)
+	// shoprating.UpdateDefaultUpdateTime holds the default value on update for the update_time field.
+	shoprating.UpdateDefaultUpdateTime = shopratingDescUpdateTime.UpdateDefault.(func() time.Time)
+	// shopratingDescStars is the schema descriptor for stars field.
+	shopratingDescStars := shopratingFields[3].Descriptor()
+	// shoprating.StarsValidator is a validator for the "stars" field. It is called by the builders before save.
+	shoprating.StarsValidator = shopratingDescStars.Validators[0].(func(int) error)
+	// shopratingDescID is the schema descriptor for id field.
+	shopratingDescID := shopratingFields[0].Descriptor()
+	// shoprating.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shoprating.IDValidator = shopratingDescID.Validators[0].(func(int64) error)
+	shopscoreFields := schema.ShopScore{}.Fields()
+	_ = shopscoreFields
+	// shopscoreDescBaseSum is the schema descriptor for base_sum field.
+	shopscoreDescBaseSum := shopscoreFields[1].Descriptor()
+	// shopscore.BaseSumValidator is a validator for the "base_sum" field. It is called by the builders before save.
+	shopscore.BaseSumValidator = shopscoreDescBaseSum.Validators[0].(func(int64) error)
+	// shopscoreDescBaseCount is the schema descriptor for base_count field.
+	shopscoreDescBaseCount := shopscoreFields[2].Descriptor()
+	// shopscore.BaseCountValidator is a validator for the "base_count" field. It is called by the builders before save.
+	shopscore.BaseCountValidator = shopscoreDescBaseCount.Validators[0].(func(int) error)
+	// shopscoreDescStarsSum is the schema descriptor for stars_sum field.
+	shopscoreDescStarsSum := shopscoreFields[3].Descriptor()
+	// shopscore.DefaultStarsSum holds the default value on creation for the stars_sum field.
+	shopscore.DefaultStarsSum = shopscoreDescStarsSum.Default.(int64)
+	// shopscore.StarsSumValidator is a validator for the "stars_sum" field. It is called by the builders before save.
+	shopscore.StarsSumValidator = shopscoreDescStarsSum.Validators[0].(func(int64) error)
+	// shopscoreDescRatings is the schema descriptor for ratings field.
+	shopscoreDescRatings := shopscoreFields[4].Descriptor()
+	// shopscore.DefaultRatings holds the default value on creation for the ratings field.
+	shopscore.DefaultRatings = shopscoreDescRatings.Default.(int)
+	// shopscore.RatingsValidator is a validator for the "ratings" field. It is called by the builders before save.
+	shopscore.RatingsValidator = shopscoreDescRatings.Validators[0].(func(int) error)
+	// shopscoreDescID is the schema descriptor for id field.
+	shopscoreDescID := shopscoreFields[0].Descriptor()
+	// shopscore.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shopscore.IDValidator = shopscoreDescID.Validators[0].(func(int64) error)
+	shopsearchFields := schema.ShopSearch{}.Fields()
+	_ = shopsearchFields
+	// shopsearchDescID is the schema descriptor for id field.
+	shopsearchDescID := shopsearchFields[0].Descriptor()
+	// shopsearch.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shopsearch.IDValidator = shopsearchDescID.Validators[0].(func(int64) error)
 	shoptypeMixin := schema.ShopType{}.Mixin()
 	shoptypeMixinFields0 := shoptypeMixin[0].Fields()
 	_ = shoptypeMixinFields0
@@ -587,4 +770,23 @@ func init() {
 	voucherDescID := voucherFields[0].Descriptor()
 	// voucher.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	voucher.IDValidator = voucherDescID.Validators[0].(func(int64) error)
+	voucherlimitMixin := schema.VoucherLimit{}.Mixin()
+	voucherlimitMixinFields0 := voucherlimitMixin[0].Fields()
+	_ = voucherlimitMixinFields0
+	voucherlimitFields := schema.VoucherLimit{}.Fields()
+	_ = voucherlimitFields
+	// voucherlimitDescCreateTime is the schema descriptor for create_time field.
+	voucherlimitDescCreateTime := voucherlimitMixinFields0[0].Descriptor()
+	// voucherlimit.DefaultCreateTime holds the default value on creation for the create_time field.
+	voucherlimit.DefaultCreateTime = voucherlimitDescCreateTime.Default.(func() time.Time)
+	// voucherlimitDescUpdateTime is the schema descriptor for update_time field.
+	voucherlimitDescUpdateTime := voucherlimitMixinFields0[1].Descriptor()
+	// voucherlimit.DefaultUpdateTime holds the default value on creation for the update_time field.
+	voucherlimit.DefaultUpdateTime = voucherlimitDescUpdateTime.Default.(func() time.Time)
+	// voucherlimit.UpdateDefaultUpdateTime holds the default value on update for the update_time field.
+	voucherlimit.UpdateDefaultUpdateTime = voucherlimitDescUpdateTime.UpdateDefault.(func() time.Time)
+	// voucherlimitDescPerUser is the schema descriptor for per_user field.
+	voucherlimitDescPerUser := voucherlimitFields[1].Descriptor()
+	// voucherlimit.PerUserValidator is a validator for the "per_user" field. It is called by the builders before save.
+	voucherlimit.PerUserValidator = voucherlimitDescPerUser.Validators[0].(func(int) error)
 }

@@ -50,6 +50,11 @@ type Shop struct {
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
 	selectValues sql.SelectValues
+
+	// Distance is the metres from the point of the nearby search that
+	// found the shop (shop.Service.ByType with near), nil for a shop read
+	// any other way. Not a column: the search sets it on the rows it reads.
+	Distance *float64 `json:"-"`
 }
 
 // ShopEdges holds the relations/edges for other nodes in the graph.
@@ -61,10 +66,6 @@ type ShopEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [2]bool
-	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
-
-	namedVouchers map[string][]*Voucher
 }
 
 // TypeOrErr returns the Type value or an error if the edge
@@ -294,30 +295,6 @@ func (_m *Shop) String() string {
 	builder.WriteString(_m.OpenHours)
 	builder.WriteByte(')')
 	return builder.String()
-}
-
-// NamedVouchers returns the Vouchers named value or an error if the edge was not
-// loaded in eager-loading with this name.
-func (_m *Shop) NamedVouchers(name string) ([]*Voucher, error) {
-	if _m.Edges.namedVouchers == nil {
-		return nil, &NotLoadedError{edge: name}
-	}
-	nodes, ok := _m.Edges.namedVouchers[name]
-	if !ok {
-		return nil, &NotLoadedError{edge: name}
-	}
-	return nodes, nil
-}
-
-func (_m *Shop) appendNamedVouchers(name string, edges ...*Voucher) {
-	if _m.Edges.namedVouchers == nil {
-		_m.Edges.namedVouchers = make(map[string][]*Voucher)
-	}
-	if len(edges) == 0 {
-		_m.Edges.namedVouchers[name] = []*Voucher{}
-	} else {
-		_m.Edges.namedVouchers[name] = append(_m.Edges.namedVouchers[name], edges...)
-	}
 }
 
 // Shops is a parsable slice of Shop.

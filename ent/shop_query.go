@@ -22,15 +22,13 @@ import (
 // ShopQuery is the builder for querying Shop entities.
 type ShopQuery struct {
 	config
-	ctx               *QueryContext
-	order             []shop.OrderOption
-	inters            []Interceptor
-	predicates        []predicate.Shop
-	withType          *ShopTypeQuery
-	withVouchers      *VoucherQuery
-	loadTotal         []func(context.Context, []*Shop) error
-	modifiers         []func(*sql.Selector)
-	withNamedVouchers map[string]*VoucherQuery
+	ctx          *QueryContext
+	order        []shop.OrderOption
+	inters       []Interceptor
+	predicates   []predicate.Shop
+	withType     *ShopTypeQuery
+	withVouchers *VoucherQuery
+	modifiers    []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -451,18 +449,6 @@ func (_q *ShopQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Shop, e
 			return nil, err
 		}
 	}
-	for name, query := range _q.withNamedVouchers {
-		if err := _q.loadVouchers(ctx, query, nodes,
-			func(n *Shop) { n.appendNamedVouchers(name) },
-			func(n *Shop, e *Voucher) { n.appendNamedVouchers(name, e) }); err != nil {
-			return nil, err
-		}
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
 }
 
@@ -646,20 +632,6 @@ func (_q *ShopQuery) ForShare(opts ...sql.LockOption) *ShopQuery {
 func (_q *ShopQuery) Modify(modifiers ...func(s *sql.Selector)) *ShopSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
-}
-
-// WithNamedVouchers tells the query-builder to eager-load the nodes that are connected to the "vouchers"
-// edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *ShopQuery) WithNamedVouchers(name string, opts ...func(*VoucherQuery)) *ShopQuery {
-	query := (&VoucherClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	if _q.withNamedVouchers == nil {
-		_q.withNamedVouchers = make(map[string]*VoucherQuery)
-	}
-	_q.withNamedVouchers[name] = query
-	return _q
 }
 
 // ShopGroupBy is the group-by builder for Shop entities.

@@ -40,10 +40,6 @@ type ShopTypeEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [1]bool
-	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
-
-	namedShops map[string][]*Shop
 }
 
 // ShopsOrErr returns the Shops value or an error if the edge
@@ -174,30 +170,6 @@ func (_m *ShopType) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.Sort))
 	builder.WriteByte(')')
 	return builder.String()
-}
-
-// NamedShops returns the Shops named value or an error if the edge was not
-// loaded in eager-loading with this name.
-func (_m *ShopType) NamedShops(name string) ([]*Shop, error) {
-	if _m.Edges.namedShops == nil {
-		return nil, &NotLoadedError{edge: name}
-	}
-	nodes, ok := _m.Edges.namedShops[name]
-	if !ok {
-		return nil, &NotLoadedError{edge: name}
-	}
-	return nodes, nil
-}
-
-func (_m *ShopType) appendNamedShops(name string, edges ...*Shop) {
-	if _m.Edges.namedShops == nil {
-		_m.Edges.namedShops = make(map[string][]*Shop)
-	}
-	if len(edges) == 0 {
-		_m.Edges.namedShops[name] = []*Shop{}
-	} else {
-		_m.Edges.namedShops[name] = append(_m.Edges.namedShops[name], edges...)
-	}
 }
 
 // ShopTypes is a parsable slice of ShopType.

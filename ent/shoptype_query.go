@@ -21,14 +21,12 @@ import (
 // ShopTypeQuery is the builder for querying ShopType entities.
 type ShopTypeQuery struct {
 	config
-	ctx            *QueryContext
-	order          []shoptype.OrderOption
-	inters         []Interceptor
-	predicates     []predicate.ShopType
-	withShops      *ShopQuery
-	loadTotal      []func(context.Context, []*ShopType) error
-	modifiers      []func(*sql.Selector)
-	withNamedShops map[string]*ShopQuery
+	ctx        *QueryContext
+	order      []shoptype.OrderOption
+	inters     []Interceptor
+	predicates []predicate.ShopType
+	withShops  *ShopQuery
+	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -408,18 +406,6 @@ func (_q *ShopTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Sho
 			return nil, err
 		}
 	}
-	for name, query := range _q.withNamedShops {
-		if err := _q.loadShops(ctx, query, nodes,
-			func(n *ShopType) { n.appendNamedShops(name) },
-			func(n *ShopType, e *Shop) { n.appendNamedShops(name, e) }); err != nil {
-			return nil, err
-		}
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
 }
 
@@ -571,20 +557,6 @@ func (_q *ShopTypeQuery) ForShare(opts ...sql.LockOption) *ShopTypeQuery {
 func (_q *ShopTypeQuery) Modify(modifiers ...func(s *sql.Selector)) *ShopTypeSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
-}
-
-// WithNamedShops tells the query-builder to eager-load the nodes that are connected to the "shops"
-// edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *ShopTypeQuery) WithNamedShops(name string, opts ...func(*ShopQuery)) *ShopTypeQuery {
-	query := (&ShopClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	if _q.withNamedShops == nil {
-		_q.withNamedShops = make(map[string]*ShopQuery)
-	}
-	_q.withNamedShops[name] = query
-	return _q
 }
 
 // ShopTypeGroupBy is the group-by builder for ShopType entities.

@@ -14,3 +14,9 @@ import (
 func TraceSQL(fn func(ctx context.Context, args ...any)) Option {
 	return func(c *config) { c.driver = dialect.DebugWithContext(c.driver, fn) }
 }
+
+// WrapDriver decorates the client's driver with wrap (internal/tracing's SQL
+// spans). Options apply in order: what is given after it wraps it in turn.
+func WrapDriver(wrap func(dialect.Driver) dialect.Driver) Option {
+	return func(c *config) { c.driver = wrap(c.driver) }
+}

@@ -28,16 +28,30 @@ type Tx struct {
 	Follow *FollowClient
 	// Image is the client for interacting with the Image builders.
 	Image *ImageClient
+	// OperatorAudit is the client for interacting with the OperatorAudit builders.
+	OperatorAudit *OperatorAuditClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderCancel is the client for interacting with the OrderCancel builders.
 	OrderCancel *OrderCancelClient
+	// OrderQuantity is the client for interacting with the OrderQuantity builders.
+	OrderQuantity *OrderQuantityClient
 	// Outbox is the client for interacting with the Outbox builders.
 	Outbox *OutboxClient
+	// PayAttempt is the client for interacting with the PayAttempt builders.
+	PayAttempt *PayAttemptClient
+	// Payment is the client for interacting with the Payment builders.
+	Payment *PaymentClient
 	// SeckillVoucher is the client for interacting with the SeckillVoucher builders.
 	SeckillVoucher *SeckillVoucherClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
+	// ShopRating is the client for interacting with the ShopRating builders.
+	ShopRating *ShopRatingClient
+	// ShopScore is the client for interacting with the ShopScore builders.
+	ShopScore *ShopScoreClient
+	// ShopSearch is the client for interacting with the ShopSearch builders.
+	ShopSearch *ShopSearchClient
 	// ShopType is the client for interacting with the ShopType builders.
 	ShopType *ShopTypeClient
 	// Sign is the client for interacting with the Sign builders.
@@ -48,6 +62,8 @@ type Tx struct {
 	UserInfo *UserInfoClient
 	// Voucher is the client for interacting with the Voucher builders.
 	Voucher *VoucherClient
+	// VoucherLimit is the client for interacting with the VoucherLimit builders.
+	VoucherLimit *VoucherLimitClient
 
 	// lazily loaded.
 	client     *Client
@@ -186,16 +202,24 @@ func (tx *Tx) init() {
 	tx.CommentText = NewCommentTextClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.Image = NewImageClient(tx.config)
+	tx.OperatorAudit = NewOperatorAuditClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderCancel = NewOrderCancelClient(tx.config)
+	tx.OrderQuantity = NewOrderQuantityClient(tx.config)
 	tx.Outbox = NewOutboxClient(tx.config)
+	tx.PayAttempt = NewPayAttemptClient(tx.config)
+	tx.Payment = NewPaymentClient(tx.config)
 	tx.SeckillVoucher = NewSeckillVoucherClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
+	tx.ShopRating = NewShopRatingClient(tx.config)
+	tx.ShopScore = NewShopScoreClient(tx.config)
+	tx.ShopSearch = NewShopSearchClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
 	tx.Sign = NewSignClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.UserInfo = NewUserInfoClient(tx.config)
 	tx.Voucher = NewVoucherClient(tx.config)
+	tx.VoucherLimit = NewVoucherLimitClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

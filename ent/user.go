@@ -42,10 +42,6 @@ type UserEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [1]bool
-	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
-
-	namedBlogs map[string][]*Blog
 }
 
 // BlogsOrErr returns the Blogs value or an error if the edge
@@ -184,30 +180,6 @@ func (_m *User) String() string {
 	builder.WriteString(_m.Icon)
 	builder.WriteByte(')')
 	return builder.String()
-}
-
-// NamedBlogs returns the Blogs named value or an error if the edge was not
-// loaded in eager-loading with this name.
-func (_m *User) NamedBlogs(name string) ([]*Blog, error) {
-	if _m.Edges.namedBlogs == nil {
-		return nil, &NotLoadedError{edge: name}
-	}
-	nodes, ok := _m.Edges.namedBlogs[name]
-	if !ok {
-		return nil, &NotLoadedError{edge: name}
-	}
-	return nodes, nil
-}
-
-func (_m *User) appendNamedBlogs(name string, edges ...*Blog) {
-	if _m.Edges.namedBlogs == nil {
-		_m.Edges.namedBlogs = make(map[string][]*Blog)
-	}
-	if len(edges) == 0 {
-		_m.Edges.namedBlogs[name] = []*Blog{}
-	} else {
-		_m.Edges.namedBlogs[name] = append(_m.Edges.namedBlogs[name], edges...)
-	}
 }
 
 // Users is a parsable slice of User.

@@ -21,14 +21,12 @@ import (
 // UserQuery is the builder for querying User entities.
 type UserQuery struct {
 	config
-	ctx            *QueryContext
-	order          []user.OrderOption
-	inters         []Interceptor
-	predicates     []predicate.User
-	withBlogs      *BlogQuery
-	loadTotal      []func(context.Context, []*User) error
-	modifiers      []func(*sql.Selector)
-	withNamedBlogs map[string]*BlogQuery
+	ctx        *QueryContext
+	order      []user.OrderOption
+	inters     []Interceptor
+	predicates []predicate.User
+	withBlogs  *BlogQuery
+	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -408,18 +406,6 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
-	for name, query := range _q.withNamedBlogs {
-		if err := _q.loadBlogs(ctx, query, nodes,
-			func(n *User) { n.appendNamedBlogs(name) },
-			func(n *User, e *Blog) { n.appendNamedBlogs(name, e) }); err != nil {
-			return nil, err
-		}
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
 }
 
@@ -571,20 +557,6 @@ func (_q *UserQuery) ForShare(opts ...sql.LockOption) *UserQuery {
 func (_q *UserQuery) Modify(modifiers ...func(s *sql.Selector)) *UserSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
-}
-
-// WithNamedBlogs tells the query-builder to eager-load the nodes that are connected to the "blogs"
-// edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *UserQuery) WithNamedBlogs(name string, opts ...func(*BlogQuery)) *UserQuery {
-	query := (&BlogClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	if _q.withNamedBlogs == nil {
-		_q.withNamedBlogs = make(map[string]*BlogQuery)
-	}
-	_q.withNamedBlogs[name] = query
-	return _q
 }
 
 // UserGroupBy is the group-by builder for User entities.

@@ -23,7 +23,6 @@ type UserInfoQuery struct {
 	order      []userinfo.OrderOption
 	inters     []Interceptor
 	predicates []predicate.UserInfo
-	loadTotal  []func(context.Context, []*UserInfo) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -358,11 +357,6 @@ func (_q *UserInfoQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Use
 	}
 	if len(nodes) == 0 {
 		return nodes, nil
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
-			return nil, err
-		}
 	}
 	return nodes, nil
 }

@@ -42,6 +42,13 @@ type Voucher struct {
 	// The values are being populated by the VoucherQuery when eager-loading is set.
 	Edges        VoucherEdges `json:"edges"`
 	selectValues sql.SelectValues
+
+	// PerUserLimit is the voucher's per-user limit (hmdp_voucher_limit),
+	// nil when none is set; meaningful only when LimitRead. Not a column:
+	// the readers of a shop's vouchers (voucher.Service.ByShops) set both,
+	// so the shop cache keeps them with the row.
+	PerUserLimit *int `json:"perUserLimit,omitempty"`
+	LimitRead    bool `json:"limitRead,omitempty"`
 }
 
 // VoucherEdges holds the relations/edges for other nodes in the graph.
@@ -51,8 +58,6 @@ type VoucherEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [1]bool
-	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
 }
 
 // ShopOrErr returns the Shop value or an error if the edge

@@ -25,7 +25,6 @@ type VoucherQuery struct {
 	inters     []Interceptor
 	predicates []predicate.Voucher
 	withShop   *ShopQuery
-	loadTotal  []func(context.Context, []*Voucher) error
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -402,11 +401,6 @@ func (_q *VoucherQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Vouc
 	if query := _q.withShop; query != nil {
 		if err := _q.loadShop(ctx, query, nodes, nil,
 			func(n *Voucher, e *Shop) { n.Edges.Shop = e }); err != nil {
-			return nil, err
-		}
-	}
-	for i := range _q.loadTotal {
-		if err := _q.loadTotal[i](ctx, nodes); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/graph/model"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/blog"
@@ -18,27 +19,27 @@ import (
 
 // Images is the resolver for the images field.
 func (r *blogResolver) Images(ctx context.Context, obj *ent.Blog) ([]string, error) {
-	return blog.Images(obj), nil
+	return shownImages(blog.Images(obj)), nil
 }
 
 // Shop is the resolver for the shop field.
 func (r *blogResolver) Shop(ctx context.Context, obj *ent.Blog) (*ent.Shop, error) {
-	return r.shopOf(ctx, obj.ShopID)
+	return r.dataloaders(ctx).Shop(ctx, obj.ShopID)
 }
 
 // Author is the resolver for the author field.
 func (r *blogResolver) Author(ctx context.Context, obj *ent.Blog) (*ent.User, error) {
-	return r.authorOf(ctx, obj)
+	return r.dataloaders(ctx).Author(ctx, obj)
 }
 
 // LikedByMe is the resolver for the likedByMe field.
 func (r *blogResolver) LikedByMe(ctx context.Context, obj *ent.Blog) (bool, error) {
-	return r.likedByMe(ctx, obj.ID)
+	return r.dataloaders(ctx).LikedByMe(ctx, obj.ID)
 }
 
 // TopLikers is the resolver for the topLikers field.
 func (r *blogResolver) TopLikers(ctx context.Context, obj *ent.Blog) ([]*ent.User, error) {
-	return r.topLikers(ctx, obj.ID)
+	return r.dataloaders(ctx).TopLikers(ctx, obj.ID)
 }
 
 // CreateBlog is the resolver for the createBlog field.
@@ -53,7 +54,7 @@ func (r *mutationResolver) DeleteBlog(ctx context.Context, id int64) (bool, erro
 
 // SetBlogLike is the resolver for the setBlogLike field.
 func (r *mutationResolver) SetBlogLike(ctx context.Context, blogID int64, liked bool) (*ent.Blog, error) {
-	return r.setBlogLike(ctx, blogID, liked)
+	return r.LikeService.SetBlogLike(ctx, auth.ViewerFrom(ctx).UserID, blogID, liked)
 }
 
 // UploadImage is the resolver for the uploadImage field.
@@ -74,6 +75,11 @@ func (r *queryResolver) HotBlogs(ctx context.Context, first *int, after *string)
 // BlogsByUser is the resolver for the blogsByUser field.
 func (r *queryResolver) BlogsByUser(ctx context.Context, userID int64, first *int, after *string) (*blog.Page, error) {
 	return r.notePage(ctx)(r.BlogService.ByUser(ctx, userID, first, after))
+}
+
+// BlogsByShop is the resolver for the blogsByShop field.
+func (r *queryResolver) BlogsByShop(ctx context.Context, shopID int64, orderBy enum.BlogOrder, first *int, after *string) (*blog.Page, error) {
+	return r.notePage(ctx)(r.BlogService.ByShop(ctx, shopID, orderBy, first, after))
 }
 
 // Blog returns BlogResolver implementation.

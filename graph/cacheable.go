@@ -9,7 +9,7 @@ import (
 	"github.com/hmdp/hmdp/graph/model"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
-	"github.com/hmdp/hmdp/internal/respcache"
+	"github.com/hmdp/hmdp/internal/responsecache"
 	"github.com/hmdp/hmdp/internal/shop"
 )
 
@@ -31,8 +31,8 @@ var pureShopFields = map[string]bool{
 //   - seckillVoucher, logged in, only its OUT_OF_STOCK while this instance
 //     knows the sale sold out (the same mark throughout): then the resolver
 //     answers every buyer that without asking Redis, whatever the token.
-func (r *Resolver) CacheableRoots(shopsNearCached bool) map[string]respcache.Root {
-	roots := map[string]respcache.Root{
+func (r *Resolver) CacheableRoots(shopsNearCached bool) map[string]responsecache.Root {
+	roots := map[string]responsecache.Root{
 		"seckillVoucher": {
 			Mutation: true,
 			LoggedIn: true,
@@ -50,7 +50,7 @@ func (r *Resolver) CacheableRoots(shopsNearCached bool) map[string]respcache.Roo
 		},
 	}
 	if shopsNearCached {
-		roots["shop"] = respcache.Root{
+		roots["shop"] = responsecache.Root{
 			Fields: pureShopFields,
 			Current: func(ctx context.Context, args map[string]any) (any, error) {
 				id, err := model.UnmarshalID(args["id"])

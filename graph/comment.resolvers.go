@@ -20,12 +20,12 @@ func (r *blogResolver) CommentList(ctx context.Context, obj *ent.Blog, first *in
 
 // Author is the resolver for the author field.
 func (r *commentResolver) Author(ctx context.Context, obj *ent.BlogComment) (*ent.User, error) {
-	return r.commentAuthor(ctx, obj)
+	return r.dataloaders(ctx).ExistingUser(ctx, obj.UserID)
 }
 
 // Content is the resolver for the content field.
 func (r *commentResolver) Content(ctx context.Context, obj *ent.BlogComment) (*string, error) {
-	return commentContent(obj), nil
+	return comment.Content(obj), nil
 }
 
 // Liked is the resolver for the liked field.
@@ -35,7 +35,7 @@ func (r *commentResolver) Liked(ctx context.Context, obj *ent.BlogComment) (int,
 
 // LikedByMe is the resolver for the likedByMe field.
 func (r *commentResolver) LikedByMe(ctx context.Context, obj *ent.BlogComment) (bool, error) {
-	return r.commentLikedByMe(ctx, obj)
+	return r.commentLoaders(ctx).LikedByMe(ctx, obj)
 }
 
 // ReplyTo is the resolver for the replyTo field.
@@ -45,12 +45,12 @@ func (r *commentResolver) ReplyTo(ctx context.Context, obj *ent.BlogComment) (*e
 
 // ParentID is the resolver for the parentId field.
 func (r *commentResolver) ParentID(ctx context.Context, obj *ent.BlogComment) (*int64, error) {
-	return parentIDOf(obj), nil
+	return comment.ParentID(obj), nil
 }
 
 // Replies is the resolver for the replies field.
 func (r *commentResolver) Replies(ctx context.Context, obj *ent.BlogComment, first *int, after *string) (*comment.Page, error) {
-	return r.commentReplies(ctx, obj, first, after)
+	return r.commentLoaders(ctx).Replies(ctx, obj, first, after)
 }
 
 // ReplyCount is the resolver for the replyCount field.
@@ -65,7 +65,7 @@ func (r *commentResolver) Deleted(ctx context.Context, obj *ent.BlogComment) (bo
 
 // AddComment is the resolver for the addComment field.
 func (r *mutationResolver) AddComment(ctx context.Context, blogID int64, content string, replyTo *int64) (*ent.BlogComment, error) {
-	return r.addComment(ctx, blogID, content, replyTo)
+	return r.CommentService.Add(ctx, auth.ViewerFrom(ctx).UserID, blogID, content, replyTo)
 }
 
 // DeleteComment is the resolver for the deleteComment field.
@@ -85,7 +85,7 @@ func (r *queryResolver) Comment(ctx context.Context, id int64) (*ent.BlogComment
 
 // BlogComments is the resolver for the blogComments field.
 func (r *subscriptionResolver) BlogComments(ctx context.Context, blogID int64) (<-chan *ent.BlogComment, error) {
-	return r.subscribeComments(ctx, blogID)
+	return r.CommentService.Subscribe(ctx, blogID, subscriptionEnded(ctx))
 }
 
 // Comment returns CommentResolver implementation.

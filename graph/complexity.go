@@ -1,11 +1,15 @@
 package graph
 
 import (
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/graph/model"
 	"github.com/hmdp/hmdp/internal/blog"
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/review"
+	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/shop"
+	"github.com/hmdp/hmdp/internal/voucher"
 )
 
 // Assumed lengths of the lists that take no `first` (docs/API.md, request
@@ -60,13 +64,26 @@ func Complexity() ComplexityRoot {
 
 	c.Query.HotBlogs = func(child int, first *int, _ *string) int { return pages(child, first) }
 	c.Query.BlogsByUser = func(child int, _ int64, first *int, _ *string) int { return pages(child, first) }
+	c.Query.BlogsByShop = func(child int, _ int64, _ enum.BlogOrder, first *int, _ *string) int { return pages(child, first) }
+	c.Query.ReviewsByShop = func(child int, _ int64, _ review.Order, first *int, _ *string) int { return pages(child, first) }
 	c.Query.Feed = func(child int, first *int, _ *string) int { return pages(child, first) }
 	c.Query.Followers = func(child int, _ int64, first *int, _ *string) int { return pages(child, first) }
 	c.Query.Followees = func(child int, _ int64, first *int, _ *string) int { return pages(child, first) }
-	c.Query.MyOrders = func(child int, first *int, _ *string) int { return pages(child, first) }
+	c.Query.MyOrders = func(child int, first *int, _ *string, _ *int64) int { return pages(child, first) }
+	// The operator console's lists (admins only, still bounded like any other).
+	c.Query.OperatorAudit = func(child int, _ *int64, first *int, _ *string) int { return pages(child, first) }
+	c.Query.ShopOrders = func(child int, _ int64, _ *enum.OrderStatus, first *int, _ *string) int { return pages(child, first) }
+	c.Query.DeadLetters = func(child int, _ int64, first *int, _ *string) int {
+		return pageCost(child, first, seckill.DefaultDeadLetterList, seckill.MaxDeadLetterList)
+	}
+	c.Query.OperatorVouchers = func(child int, _ int64) int { return OwnQueryCost + listCost(child, voucher.MaxPerShop) }
+	c.Query.SaleNumbers = func(child int, _ int64) int { return OwnQueryCost + 1 + child }
 	c.Blog.CommentList = func(child int, first *int, _ *string) int { return pages(child, first) }
 	c.Comment.Replies = func(child int, first *int, _ *string) int { return pages(child, first) }
-	c.Query.Shops = func(child int, _ int64, _ *model.GeoInput, first *int, _ *string) int { return shops(child, first) }
+	c.Query.Shops = func(child int, _ int64, _ *model.GeoInput, first *int, _ *string, _ *enum.ShopSort, _ *shop.Filter) int {
+		return shops(child, first)
+	}
+	c.Query.ShopAreas = func(child int, _ int64) int { return OwnQueryCost + listCost(child, shop.MaxAreas) }
 	c.Query.SearchShops = func(child int, _ string, first *int, _ *string) int { return shops(child, first) }
 
 	c.Query.Vouchers = func(child int, _ int64) int { return listCost(child, VouchersPerShop) }

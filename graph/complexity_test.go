@@ -26,6 +26,7 @@ func TestListsCostTheirLength(t *testing.T) {
 		// 20 (the page query) + 1 + n × (edges 1 + node 1 + id 1).
 		{`{ hotBlogs { edges { node { id } } } }`, nil, 20 + 1 + 10*3},
 		{`{ hotBlogs(first: 50) { edges { node { id } } } }`, nil, 20 + 1 + 50*3},
+		{`{ blogsByShop(shopId: "1", orderBy: MOST_LIKED, first: 4) { edges { node { id } } } }`, nil, 20 + 1 + 4*3},
 		{`query($n: Int) { feed(first: $n) { edges { node { id } } } }`, map[string]any{"n": 5}, 20 + 1 + 5*3},
 		{`{ shops(typeId: "1", first: 0) { edges { node { id } } } }`, nil, 20 + 1},
 		// Out of range: refused by the resolver, costs as one item.
@@ -37,6 +38,12 @@ func TestListsCostTheirLength(t *testing.T) {
 		{`{ vouchers(shopId: "1") { id } shopTypes { name } }`, nil, 1 + 10 + 1 + 20},
 		{`{ order(id: "1") { id } signInStatus { days } }`, nil, 20 + 2 + 20 + 2},
 		{`{ commonFollows(userId: "1") { id } }`, nil, 20 + 1 + 50},
+		// The operator console's lists.
+		{`{ operatorAudit(first: 5) { edges { node { id } } } }`, nil, 20 + 1 + 5*3},
+		{`{ shopOrders(shopId: "1") { edges { node { id } } } }`, nil, 20 + 1 + 10*3},
+		{`{ deadLetters(sale: "1") { id } }`, nil, 20 + 1 + 20},
+		{`{ deadLetters(sale: "1", first: 100) { id } }`, nil, 20 + 1 + 100},
+		{`{ operatorVouchers(shopId: "1") { id } }`, nil, 20 + 1 + 50},
 	} {
 		if got := cost(t, c.query, c.vars); got != c.want {
 			t.Errorf("%s: complexity %d, want %d", c.query, got, c.want)

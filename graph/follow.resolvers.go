@@ -9,12 +9,13 @@ import (
 	"context"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/auth"
 	followpkg "github.com/hmdp/hmdp/internal/follow"
 )
 
 // SetFollow is the resolver for the setFollow field.
 func (r *mutationResolver) SetFollow(ctx context.Context, userID int64, follow bool) (*ent.User, error) {
-	return r.setFollow(ctx, userID, follow)
+	return r.FollowService.SetFollow(ctx, auth.ViewerFrom(ctx).UserID, userID, follow)
 }
 
 // Followers is the resolver for the followers field.
@@ -29,17 +30,17 @@ func (r *queryResolver) Followees(ctx context.Context, userID int64, first *int,
 
 // CommonFollows is the resolver for the commonFollows field.
 func (r *queryResolver) CommonFollows(ctx context.Context, userID int64) ([]*ent.User, error) {
-	return r.commonFollows(ctx, userID)
+	return r.FollowService.CommonFollows(ctx, auth.ViewerFrom(ctx).UserID, userID)
 }
 
 // FollowerCount is the resolver for the followerCount field.
 func (r *userResolver) FollowerCount(ctx context.Context, obj *ent.User) (int, error) {
-	return r.followCount(ctx, obj.ID, 0)
+	return r.dataloaders(ctx).FollowerCount(ctx, obj.ID)
 }
 
 // FolloweeCount is the resolver for the followeeCount field.
 func (r *userResolver) FolloweeCount(ctx context.Context, obj *ent.User) (int, error) {
-	return r.followCount(ctx, obj.ID, 1)
+	return r.dataloaders(ctx).FolloweeCount(ctx, obj.ID)
 }
 
 // FollowedByMe is the resolver for the followedByMe field.

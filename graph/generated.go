@@ -13,18 +13,22 @@ import (
 	"sync/atomic"
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/audit"
 	"github.com/hmdp/hmdp/internal/blog"
 	"github.com/hmdp/hmdp/internal/comment"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/review"
 	"github.com/hmdp/hmdp/internal/seckill"
+	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/signin"
+	"github.com/hmdp/hmdp/internal/stockwatch"
 	"github.com/hmdp/hmdp/internal/voucher"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -112,31 +116,98 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	DeadLetter struct {
+		At        func(childComplexity int) int
+		EntryID   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		OrderID   func(childComplexity int) int
+		Reason    func(childComplexity int) int
+		UserID    func(childComplexity int) int
+		VoucherID func(childComplexity int) int
+	}
+
+	DeadLetterActionResult struct {
+		AuditID    func(childComplexity int) int
+		DeadLetter func(childComplexity int) int
+		Detail     func(childComplexity int) int
+		NewOrderID func(childComplexity int) int
+		Outcome    func(childComplexity int) int
+	}
+
 	Mutation struct {
-		AddComment     func(childComplexity int, blogID int64, content string, replyTo *int64) int
-		CancelOrder    func(childComplexity int, orderID int64) int
-		CreateBlog     func(childComplexity int, input model.CreateBlogInput) int
-		CreateShop     func(childComplexity int, input model.CreateShopInput) int
-		CreateVoucher  func(childComplexity int, input voucher.CreateInput) int
-		DeleteBlog     func(childComplexity int, id int64) int
-		DeleteComment  func(childComplexity int, id int64) int
-		DeleteImage    func(childComplexity int, path string) int
-		Login          func(childComplexity int, phone string, code *string, password *string) int
-		Logout         func(childComplexity int) int
-		MakeUpSignIn   func(childComplexity int, date string) int
-		PayOrder       func(childComplexity int, orderID int64, payType enum.PayType) int
-		RedeemOrder    func(childComplexity int, orderID int64) int
-		RefundOrder    func(childComplexity int, orderID int64) int
-		SeckillToken   func(childComplexity int, voucherID int64) int
-		SeckillVoucher func(childComplexity int, voucherID int64, token *string) int
-		SendCode       func(childComplexity int, phone string) int
-		SetBlogLike    func(childComplexity int, blogID int64, liked bool) int
-		SetCommentLike func(childComplexity int, id int64, liked bool) int
-		SetFollow      func(childComplexity int, userID int64, follow bool) int
-		SignIn         func(childComplexity int) int
-		UpdateProfile  func(childComplexity int, input model.UpdateProfileInput) int
-		UpdateShop     func(childComplexity int, id int64, input model.UpdateShopInput) int
-		UploadImage    func(childComplexity int, file graphql.Upload) int
+		AddComment        func(childComplexity int, blogID int64, content string, replyTo *int64) int
+		BuyVoucher        func(childComplexity int, voucherID int64, quantity int) int
+		CancelOrder       func(childComplexity int, orderID int64) int
+		CreateBlog        func(childComplexity int, input model.CreateBlogInput) int
+		CreateShop        func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher     func(childComplexity int, input voucher.CreateInput) int
+		DeleteBlog        func(childComplexity int, id int64) int
+		DeleteComment     func(childComplexity int, id int64) int
+		DeleteImage       func(childComplexity int, path string) int
+		DiscardDeadLetter func(childComplexity int, sale int64, id string) int
+		Login             func(childComplexity int, phone string, code *string, password *string) int
+		Logout            func(childComplexity int) int
+		MakeUpSignIn      func(childComplexity int, date string) int
+		PayOrder          func(childComplexity int, orderID int64, payType enum.PayType) int
+		RateShop          func(childComplexity int, shopID int64, stars int) int
+		RedeemOrder       func(childComplexity int, orderID int64) int
+		RefundOrder       func(childComplexity int, orderID int64) int
+		ReplayDeadLetter  func(childComplexity int, sale int64, id string) int
+		SeckillToken      func(childComplexity int, voucherID int64) int
+		SeckillVoucher    func(childComplexity int, voucherID int64, token *string) int
+		SendCode          func(childComplexity int, phone string) int
+		SetBlogLike       func(childComplexity int, blogID int64, liked bool) int
+		SetCommentLike    func(childComplexity int, id int64, liked bool) int
+		SetFollow         func(childComplexity int, userID int64, follow bool) int
+		SetVoucherOnSale  func(childComplexity int, id int64, onSale bool) int
+		SignIn            func(childComplexity int) int
+		UpdateProfile     func(childComplexity int, input model.UpdateProfileInput) int
+		UpdateShop        func(childComplexity int, id int64, input model.UpdateShopInput) int
+		UpdateVoucher     func(childComplexity int, id int64, input voucher.UpdateInput) int
+		UploadImage       func(childComplexity int, file graphql.Upload) int
+	}
+
+	OperatorAudit struct {
+		Action     func(childComplexity int) int
+		Actor      func(childComplexity int) int
+		CreateTime func(childComplexity int) int
+		DeadID     func(childComplexity int) int
+		Detail     func(childComplexity int) int
+		ID         func(childComplexity int) int
+		NewOrderID func(childComplexity int) int
+		OrderID    func(childComplexity int) int
+		Outcome    func(childComplexity int) int
+		ShopID     func(childComplexity int) int
+		UserID     func(childComplexity int) int
+		VoucherID  func(childComplexity int) int
+	}
+
+	OperatorAuditConnection struct {
+		Edges func(childComplexity int) int
+		Info  func(childComplexity int) int
+	}
+
+	OperatorAuditEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OrderPayment struct {
+		Amount        func(childComplexity int) int
+		Attempt       func(childComplexity int) int
+		CreateTime    func(childComplexity int) int
+		PaidTime      func(childComplexity int) int
+		PayType       func(childComplexity int) int
+		PayURL        func(childComplexity int) int
+		ProviderTxnID func(childComplexity int) int
+		RefundAmount  func(childComplexity int) int
+		RefundTime    func(childComplexity int) int
+		Status        func(childComplexity int) int
+	}
+
+	OrderStatusCount struct {
+		Count  func(childComplexity int) int
+		Status func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -147,24 +218,77 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Blog          func(childComplexity int, id int64) int
-		BlogsByUser   func(childComplexity int, userID int64, first *int, after *string) int
-		Comment       func(childComplexity int, id int64) int
-		CommonFollows func(childComplexity int, userID int64) int
-		Feed          func(childComplexity int, first *int, after *string) int
-		Followees     func(childComplexity int, userID int64, first *int, after *string) int
-		Followers     func(childComplexity int, userID int64, first *int, after *string) int
-		HotBlogs      func(childComplexity int, first *int, after *string) int
-		Me            func(childComplexity int) int
-		MyOrders      func(childComplexity int, first *int, after *string) int
-		Order         func(childComplexity int, id int64) int
-		SearchShops   func(childComplexity int, name string, first *int, after *string) int
-		Shop          func(childComplexity int, id int64) int
-		ShopTypes     func(childComplexity int) int
-		Shops         func(childComplexity int, typeID int64, near *model.GeoInput, first *int, after *string) int
-		SignInStatus  func(childComplexity int, month *string) int
-		User          func(childComplexity int, id int64) int
-		Vouchers      func(childComplexity int, shopID int64) int
+		Blog                 func(childComplexity int, id int64) int
+		BlogsByShop          func(childComplexity int, shopID int64, orderBy enum.BlogOrder, first *int, after *string) int
+		BlogsByUser          func(childComplexity int, userID int64, first *int, after *string) int
+		Comment              func(childComplexity int, id int64) int
+		CommonFollows        func(childComplexity int, userID int64) int
+		DeadLetters          func(childComplexity int, sale int64, first *int, after *string) int
+		Feed                 func(childComplexity int, first *int, after *string) int
+		Followees            func(childComplexity int, userID int64, first *int, after *string) int
+		Followers            func(childComplexity int, userID int64, first *int, after *string) int
+		HotBlogs             func(childComplexity int, first *int, after *string) int
+		Me                   func(childComplexity int) int
+		MyOrders             func(childComplexity int, first *int, after *string, shopID *int64) int
+		OperatorAudit        func(childComplexity int, shopID *int64, first *int, after *string) int
+		OperatorVouchers     func(childComplexity int, shopID int64) int
+		Order                func(childComplexity int, id int64) int
+		ReviewsByShop        func(childComplexity int, shopID int64, orderBy review.Order, first *int, after *string) int
+		SaleNumbers          func(childComplexity int, voucherID int64) int
+		SearchShops          func(childComplexity int, name string, first *int, after *string) int
+		SeckillTokenRequired func(childComplexity int) int
+		Shop                 func(childComplexity int, id int64) int
+		ShopAreas            func(childComplexity int, typeID int64) int
+		ShopOrders           func(childComplexity int, shopID int64, status *enum.OrderStatus, first *int, after *string) int
+		ShopTypes            func(childComplexity int) int
+		Shops                func(childComplexity int, typeID int64, near *model.GeoInput, first *int, after *string, sort *enum.ShopSort, filter *shop.Filter) int
+		SignInStatus         func(childComplexity int, month *string) int
+		User                 func(childComplexity int, id int64) int
+		ViewerIsAdmin        func(childComplexity int) int
+		Vouchers             func(childComplexity int, shopID int64) int
+	}
+
+	RejectReasonCount struct {
+		Count  func(childComplexity int) int
+		Reason func(childComplexity int) int
+	}
+
+	Review struct {
+		Blog  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Stars func(childComplexity int) int
+	}
+
+	ReviewConnection struct {
+		Edges func(childComplexity int) int
+		Info  func(childComplexity int) int
+	}
+
+	ReviewEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SaleNumbers struct {
+		Admitted      func(childComplexity int) int
+		At            func(childComplexity int) int
+		Begin         func(childComplexity int) int
+		DeadLetters   func(childComplexity int) int
+		End           func(childComplexity int) int
+		MySQLStock    func(childComplexity int) int
+		Orders        func(childComplexity int) int
+		Pending       func(childComplexity int) int
+		Persisted     func(childComplexity int) int
+		RedisStock    func(childComplexity int) int
+		Rejected      func(childComplexity int) int
+		RejectedTotal func(childComplexity int) int
+		VoucherID     func(childComplexity int) int
+	}
+
+	SaleUpdate struct {
+		State     func(childComplexity int) int
+		Stock     func(childComplexity int) int
+		VoucherID func(childComplexity int) int
 	}
 
 	SeckillInfo struct {
@@ -184,27 +308,29 @@ type ComplexityRoot struct {
 	}
 
 	Shop struct {
-		Address   func(childComplexity int) int
-		Area      func(childComplexity int) int
-		AvgPrice  func(childComplexity int) int
-		Comments  func(childComplexity int) int
-		Distance  func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Images    func(childComplexity int) int
-		Name      func(childComplexity int) int
-		OpenHours func(childComplexity int) int
-		Score     func(childComplexity int) int
-		Sold      func(childComplexity int) int
-		Type      func(childComplexity int) int
-		UvToday   func(childComplexity int) int
-		Vouchers  func(childComplexity int) int
-		X         func(childComplexity int) int
-		Y         func(childComplexity int) int
+		Address      func(childComplexity int) int
+		Area         func(childComplexity int) int
+		AvgPrice     func(childComplexity int) int
+		BestVoucher  func(childComplexity int) int
+		Comments     func(childComplexity int) int
+		Distance     func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Images       func(childComplexity int) int
+		Name         func(childComplexity int) int
+		OpenHours    func(childComplexity int) int
+		Score        func(childComplexity int) int
+		Sold         func(childComplexity int) int
+		Type         func(childComplexity int) int
+		UvToday      func(childComplexity int) int
+		ViewerRating func(childComplexity int) int
+		Vouchers     func(childComplexity int) int
+		X            func(childComplexity int) int
+		Y            func(childComplexity int) int
 	}
 
 	ShopConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges func(childComplexity int) int
+		Info  func(childComplexity int) int
 	}
 
 	ShopEdge struct {
@@ -225,12 +351,14 @@ type ComplexityRoot struct {
 		MakeUpsLeft func(childComplexity int) int
 		SignedToday func(childComplexity int) int
 		Streak      func(childComplexity int) int
+		Today       func(childComplexity int) int
 	}
 
 	Subscription struct {
 		BlogComments func(childComplexity int, blogID int64) int
 		FeedItems    func(childComplexity int) int
 		OrderUpdates func(childComplexity int) int
+		SaleUpdates  func(childComplexity int, ids []int64) int
 	}
 
 	User struct {
@@ -263,16 +391,18 @@ type ComplexityRoot struct {
 	}
 
 	Voucher struct {
-		ActualValue func(childComplexity int) int
-		ID          func(childComplexity int) int
-		PayValue    func(childComplexity int) int
-		Rules       func(childComplexity int) int
-		Seckill     func(childComplexity int) int
-		Shop        func(childComplexity int) int
-		Status      func(childComplexity int) int
-		SubTitle    func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
+		ActualValue  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		MaxQuantity  func(childComplexity int) int
+		PayValue     func(childComplexity int) int
+		PerUserLimit func(childComplexity int) int
+		Rules        func(childComplexity int) int
+		Seckill      func(childComplexity int) int
+		Shop         func(childComplexity int) int
+		Status       func(childComplexity int) int
+		SubTitle     func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	VoucherOrder struct {
@@ -282,6 +412,8 @@ type ComplexityRoot struct {
 		PayDeadline  func(childComplexity int) int
 		PayTime      func(childComplexity int) int
 		PayType      func(childComplexity int) int
+		Payment      func(childComplexity int) int
+		Quantity     func(childComplexity int) int
 		RefundTime   func(childComplexity int) int
 		RejectReason func(childComplexity int) int
 		Status       func(childComplexity int) int
@@ -291,13 +423,21 @@ type ComplexityRoot struct {
 	}
 
 	VoucherOrderConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges func(childComplexity int) int
+		Info  func(childComplexity int) int
 	}
 
 	VoucherOrderEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	VoucherTag struct {
+		ActualValue func(childComplexity int) int
+		FlashSale   func(childComplexity int) int
+		Label       func(childComplexity int) int
+		PayValue    func(childComplexity int) int
+		VoucherID   func(childComplexity int) int
 	}
 }
 
@@ -339,12 +479,16 @@ type MutationResolver interface {
 	SetCommentLike(ctx context.Context, id int64, liked bool) (*ent.BlogComment, error)
 	SetFollow(ctx context.Context, userID int64, follow bool) (*ent.User, error)
 	DeleteImage(ctx context.Context, path string) (bool, error)
+	ReplayDeadLetter(ctx context.Context, sale int64, id string) (*seckill.ActionResult, error)
+	DiscardDeadLetter(ctx context.Context, sale int64, id string) (*seckill.ActionResult, error)
 	SeckillVoucher(ctx context.Context, voucherID int64, token *string) (*order.SeckillResult, error)
 	SeckillToken(ctx context.Context, voucherID int64) (*seckill.Token, error)
+	BuyVoucher(ctx context.Context, voucherID int64, quantity int) (*order.Order, error)
 	PayOrder(ctx context.Context, orderID int64, payType enum.PayType) (*order.Order, error)
 	CancelOrder(ctx context.Context, orderID int64) (*order.Order, error)
 	RefundOrder(ctx context.Context, orderID int64) (*order.Order, error)
 	RedeemOrder(ctx context.Context, orderID int64) (*order.Order, error)
+	RateShop(ctx context.Context, shopID int64, stars int) (*ent.Shop, error)
 	SignIn(ctx context.Context) (*signin.Status, error)
 	MakeUpSignIn(ctx context.Context, date string) (*signin.Status, error)
 	SendCode(ctx context.Context, phone string) (bool, error)
@@ -352,47 +496,65 @@ type MutationResolver interface {
 	Logout(ctx context.Context) (bool, error)
 	UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*ent.User, error)
 	CreateVoucher(ctx context.Context, input voucher.CreateInput) (*ent.Voucher, error)
+	UpdateVoucher(ctx context.Context, id int64, input voucher.UpdateInput) (*ent.Voucher, error)
+	SetVoucherOnSale(ctx context.Context, id int64, onSale bool) (*ent.Voucher, error)
 }
 type QueryResolver interface {
 	Shop(ctx context.Context, id int64) (*ent.Shop, error)
-	Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string) (*ent.ShopConnection, error)
-	SearchShops(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error)
+	Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string, sort *enum.ShopSort, filter *shop.Filter) (*shop.Page, error)
+	SearchShops(ctx context.Context, name string, first *int, after *string) (*shop.Page, error)
+	ShopAreas(ctx context.Context, typeID int64) ([]string, error)
 	ShopTypes(ctx context.Context) ([]*ent.ShopType, error)
 	Blog(ctx context.Context, id int64) (*ent.Blog, error)
 	HotBlogs(ctx context.Context, first *int, after *string) (*blog.Page, error)
 	BlogsByUser(ctx context.Context, userID int64, first *int, after *string) (*blog.Page, error)
+	BlogsByShop(ctx context.Context, shopID int64, orderBy enum.BlogOrder, first *int, after *string) (*blog.Page, error)
 	Comment(ctx context.Context, id int64) (*ent.BlogComment, error)
 	Feed(ctx context.Context, first *int, after *string) (*blog.Page, error)
 	Followers(ctx context.Context, userID int64, first *int, after *string) (*follow.Page, error)
 	Followees(ctx context.Context, userID int64, first *int, after *string) (*follow.Page, error)
 	CommonFollows(ctx context.Context, userID int64) ([]*ent.User, error)
+	ViewerIsAdmin(ctx context.Context) (bool, error)
+	OperatorAudit(ctx context.Context, shopID *int64, first *int, after *string) (*audit.Page, error)
+	DeadLetters(ctx context.Context, sale int64, first *int, after *string) ([]*seckill.DeadLetter, error)
+	SaleNumbers(ctx context.Context, voucherID int64) (*seckill.Numbers, error)
+	ShopOrders(ctx context.Context, shopID int64, status *enum.OrderStatus, first *int, after *string) (*order.Page, error)
 	Order(ctx context.Context, id int64) (*order.Order, error)
-	MyOrders(ctx context.Context, first *int, after *string) (*order.Connection, error)
+	MyOrders(ctx context.Context, first *int, after *string, shopID *int64) (*order.Page, error)
+	ReviewsByShop(ctx context.Context, shopID int64, orderBy review.Order, first *int, after *string) (*review.Page, error)
 	SignInStatus(ctx context.Context, month *string) (*signin.Status, error)
 	Me(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id int64) (*ent.User, error)
 	Vouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error)
+	SeckillTokenRequired(ctx context.Context) (bool, error)
+	OperatorVouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error)
 }
 type ShopResolver interface {
 	Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, error)
 	Images(ctx context.Context, obj *ent.Shop) ([]string, error)
 
-	Distance(ctx context.Context, obj *ent.Shop) (*float64, error)
 	UvToday(ctx context.Context, obj *ent.Shop) (int, error)
+	BestVoucher(ctx context.Context, obj *ent.Shop) (*shop.VoucherTag, error)
+	ViewerRating(ctx context.Context, obj *ent.Shop) (*int, error)
 	Vouchers(ctx context.Context, obj *ent.Shop) ([]*ent.Voucher, error)
 }
 type SubscriptionResolver interface {
 	FeedItems(ctx context.Context) (<-chan *ent.Blog, error)
 	BlogComments(ctx context.Context, blogID int64) (<-chan *ent.BlogComment, error)
 	OrderUpdates(ctx context.Context) (<-chan *order.Order, error)
+	SaleUpdates(ctx context.Context, ids []int64) (<-chan *stockwatch.Sale, error)
 }
 type UserResolver interface {
+	Icon(ctx context.Context, obj *ent.User) (string, error)
 	Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error)
 	FollowerCount(ctx context.Context, obj *ent.User) (int, error)
 	FolloweeCount(ctx context.Context, obj *ent.User) (int, error)
 	FollowedByMe(ctx context.Context, obj *ent.User) (bool, error)
 }
 type UserInfoResolver interface {
+	City(ctx context.Context, obj *ent.UserInfo) (*string, error)
+
+	Gender(ctx context.Context, obj *ent.UserInfo) (*int, error)
 	Birthday(ctx context.Context, obj *ent.UserInfo) (*string, error)
 }
 type VoucherResolver interface {
@@ -401,13 +563,19 @@ type VoucherResolver interface {
 	Type(ctx context.Context, obj *ent.Voucher) (voucher.Type, error)
 	Status(ctx context.Context, obj *ent.Voucher) (voucher.Status, error)
 	Seckill(ctx context.Context, obj *ent.Voucher) (*ent.SeckillVoucher, error)
+	PerUserLimit(ctx context.Context, obj *ent.Voucher) (*int, error)
+	MaxQuantity(ctx context.Context, obj *ent.Voucher) (int, error)
 }
 type VoucherOrderResolver interface {
 	Voucher(ctx context.Context, obj *order.Order) (*ent.Voucher, error)
 	User(ctx context.Context, obj *order.Order) (*ent.User, error)
 
+	Quantity(ctx context.Context, obj *order.Order) (int, error)
+
 	CancelReason(ctx context.Context, obj *order.Order) (*enum.CancelReason, error)
 	PayDeadline(ctx context.Context, obj *order.Order) (*time.Time, error)
+
+	Payment(ctx context.Context, obj *order.Order) (*order.Payment, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -643,6 +811,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
 
+	case "DeadLetter.at":
+		if e.ComplexityRoot.DeadLetter.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.At(childComplexity), true
+	case "DeadLetter.entryId":
+		if e.ComplexityRoot.DeadLetter.EntryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.EntryID(childComplexity), true
+	case "DeadLetter.id":
+		if e.ComplexityRoot.DeadLetter.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.ID(childComplexity), true
+	case "DeadLetter.orderId":
+		if e.ComplexityRoot.DeadLetter.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.OrderID(childComplexity), true
+	case "DeadLetter.reason":
+		if e.ComplexityRoot.DeadLetter.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.Reason(childComplexity), true
+	case "DeadLetter.userId":
+		if e.ComplexityRoot.DeadLetter.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.UserID(childComplexity), true
+	case "DeadLetter.voucherId":
+		if e.ComplexityRoot.DeadLetter.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetter.VoucherID(childComplexity), true
+
+	case "DeadLetterActionResult.auditId":
+		if e.ComplexityRoot.DeadLetterActionResult.AuditID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetterActionResult.AuditID(childComplexity), true
+	case "DeadLetterActionResult.deadLetter":
+		if e.ComplexityRoot.DeadLetterActionResult.DeadLetter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetterActionResult.DeadLetter(childComplexity), true
+	case "DeadLetterActionResult.detail":
+		if e.ComplexityRoot.DeadLetterActionResult.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetterActionResult.Detail(childComplexity), true
+	case "DeadLetterActionResult.newOrderId":
+		if e.ComplexityRoot.DeadLetterActionResult.NewOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetterActionResult.NewOrderID(childComplexity), true
+	case "DeadLetterActionResult.outcome":
+		if e.ComplexityRoot.DeadLetterActionResult.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeadLetterActionResult.Outcome(childComplexity), true
+
 	case "Mutation.addComment":
 		if e.ComplexityRoot.Mutation.AddComment == nil {
 			break
@@ -654,6 +896,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddComment(childComplexity, args["blogId"].(int64), args["content"].(string), args["replyTo"].(*int64)), true
+	case "Mutation.buyVoucher":
+		if e.ComplexityRoot.Mutation.BuyVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_buyVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BuyVoucher(childComplexity, args["voucherId"].(int64), args["quantity"].(int)), true
 	case "Mutation.cancelOrder":
 		if e.ComplexityRoot.Mutation.CancelOrder == nil {
 			break
@@ -731,6 +984,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteImage(childComplexity, args["path"].(string)), true
+	case "Mutation.discardDeadLetter":
+		if e.ComplexityRoot.Mutation.DiscardDeadLetter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_discardDeadLetter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DiscardDeadLetter(childComplexity, args["sale"].(int64), args["id"].(string)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -770,6 +1034,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PayOrder(childComplexity, args["orderId"].(int64), args["payType"].(enum.PayType)), true
+	case "Mutation.rateShop":
+		if e.ComplexityRoot.Mutation.RateShop == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rateShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RateShop(childComplexity, args["shopId"].(int64), args["stars"].(int)), true
 	case "Mutation.redeemOrder":
 		if e.ComplexityRoot.Mutation.RedeemOrder == nil {
 			break
@@ -792,6 +1067,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefundOrder(childComplexity, args["orderId"].(int64)), true
+	case "Mutation.replayDeadLetter":
+		if e.ComplexityRoot.Mutation.ReplayDeadLetter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayDeadLetter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayDeadLetter(childComplexity, args["sale"].(int64), args["id"].(string)), true
 	case "Mutation.seckillToken":
 		if e.ComplexityRoot.Mutation.SeckillToken == nil {
 			break
@@ -858,6 +1144,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetFollow(childComplexity, args["userId"].(int64), args["follow"].(bool)), true
+	case "Mutation.setVoucherOnSale":
+		if e.ComplexityRoot.Mutation.SetVoucherOnSale == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setVoucherOnSale_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetVoucherOnSale(childComplexity, args["id"].(int64), args["onSale"].(bool)), true
 	case "Mutation.signIn":
 		if e.ComplexityRoot.Mutation.SignIn == nil {
 			break
@@ -886,6 +1183,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateShop(childComplexity, args["id"].(int64), args["input"].(model.UpdateShopInput)), true
+	case "Mutation.updateVoucher":
+		if e.ComplexityRoot.Mutation.UpdateVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateVoucher(childComplexity, args["id"].(int64), args["input"].(voucher.UpdateInput)), true
 	case "Mutation.uploadImage":
 		if e.ComplexityRoot.Mutation.UploadImage == nil {
 			break
@@ -897,6 +1205,179 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadImage(childComplexity, args["file"].(graphql.Upload)), true
+
+	case "OperatorAudit.action":
+		if e.ComplexityRoot.OperatorAudit.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.Action(childComplexity), true
+	case "OperatorAudit.actor":
+		if e.ComplexityRoot.OperatorAudit.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.Actor(childComplexity), true
+	case "OperatorAudit.at":
+		if e.ComplexityRoot.OperatorAudit.CreateTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.CreateTime(childComplexity), true
+	case "OperatorAudit.deadLetterId":
+		if e.ComplexityRoot.OperatorAudit.DeadID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.DeadID(childComplexity), true
+	case "OperatorAudit.detail":
+		if e.ComplexityRoot.OperatorAudit.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.Detail(childComplexity), true
+	case "OperatorAudit.id":
+		if e.ComplexityRoot.OperatorAudit.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.ID(childComplexity), true
+	case "OperatorAudit.newOrderId":
+		if e.ComplexityRoot.OperatorAudit.NewOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.NewOrderID(childComplexity), true
+	case "OperatorAudit.orderId":
+		if e.ComplexityRoot.OperatorAudit.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.OrderID(childComplexity), true
+	case "OperatorAudit.outcome":
+		if e.ComplexityRoot.OperatorAudit.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.Outcome(childComplexity), true
+	case "OperatorAudit.shopId":
+		if e.ComplexityRoot.OperatorAudit.ShopID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.ShopID(childComplexity), true
+	case "OperatorAudit.userId":
+		if e.ComplexityRoot.OperatorAudit.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.UserID(childComplexity), true
+	case "OperatorAudit.voucherId":
+		if e.ComplexityRoot.OperatorAudit.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAudit.VoucherID(childComplexity), true
+
+	case "OperatorAuditConnection.edges":
+		if e.ComplexityRoot.OperatorAuditConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAuditConnection.Edges(childComplexity), true
+	case "OperatorAuditConnection.pageInfo":
+		if e.ComplexityRoot.OperatorAuditConnection.Info == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAuditConnection.Info(childComplexity), true
+
+	case "OperatorAuditEdge.cursor":
+		if e.ComplexityRoot.OperatorAuditEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAuditEdge.Cursor(childComplexity), true
+	case "OperatorAuditEdge.node":
+		if e.ComplexityRoot.OperatorAuditEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OperatorAuditEdge.Node(childComplexity), true
+
+	case "OrderPayment.amount":
+		if e.ComplexityRoot.OrderPayment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Amount(childComplexity), true
+	case "OrderPayment.attempt":
+		if e.ComplexityRoot.OrderPayment.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Attempt(childComplexity), true
+	case "OrderPayment.createTime":
+		if e.ComplexityRoot.OrderPayment.CreateTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.CreateTime(childComplexity), true
+	case "OrderPayment.paidTime":
+		if e.ComplexityRoot.OrderPayment.PaidTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.PaidTime(childComplexity), true
+	case "OrderPayment.payType":
+		if e.ComplexityRoot.OrderPayment.PayType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.PayType(childComplexity), true
+	case "OrderPayment.payUrl":
+		if e.ComplexityRoot.OrderPayment.PayURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.PayURL(childComplexity), true
+	case "OrderPayment.providerTxnId":
+		if e.ComplexityRoot.OrderPayment.ProviderTxnID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.ProviderTxnID(childComplexity), true
+	case "OrderPayment.refundAmount":
+		if e.ComplexityRoot.OrderPayment.RefundAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.RefundAmount(childComplexity), true
+	case "OrderPayment.refundTime":
+		if e.ComplexityRoot.OrderPayment.RefundTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.RefundTime(childComplexity), true
+	case "OrderPayment.status":
+		if e.ComplexityRoot.OrderPayment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderPayment.Status(childComplexity), true
+
+	case "OrderStatusCount.count":
+		if e.ComplexityRoot.OrderStatusCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderStatusCount.Count(childComplexity), true
+	case "OrderStatusCount.status":
+		if e.ComplexityRoot.OrderStatusCount.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderStatusCount.Status(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -934,6 +1415,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Blog(childComplexity, args["id"].(int64)), true
+	case "Query.blogsByShop":
+		if e.ComplexityRoot.Query.BlogsByShop == nil {
+			break
+		}
+
+		args, err := ec.field_Query_blogsByShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BlogsByShop(childComplexity, args["shopId"].(int64), args["orderBy"].(enum.BlogOrder), args["first"].(*int), args["after"].(*string)), true
 	case "Query.blogsByUser":
 		if e.ComplexityRoot.Query.BlogsByUser == nil {
 			break
@@ -967,6 +1459,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CommonFollows(childComplexity, args["userId"].(int64)), true
+	case "Query.deadLetters":
+		if e.ComplexityRoot.Query.DeadLetters == nil {
+			break
+		}
+
+		args, err := ec.field_Query_deadLetters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DeadLetters(childComplexity, args["sale"].(int64), args["first"].(*int), args["after"].(*string)), true
 	case "Query.feed":
 		if e.ComplexityRoot.Query.Feed == nil {
 			break
@@ -1028,7 +1531,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["first"].(*int), args["after"].(*string), args["shopId"].(*int64)), true
+	case "Query.operatorAudit":
+		if e.ComplexityRoot.Query.OperatorAudit == nil {
+			break
+		}
+
+		args, err := ec.field_Query_operatorAudit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OperatorAudit(childComplexity, args["shopId"].(*int64), args["first"].(*int), args["after"].(*string)), true
+	case "Query.operatorVouchers":
+		if e.ComplexityRoot.Query.OperatorVouchers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_operatorVouchers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OperatorVouchers(childComplexity, args["shopId"].(int64)), true
 	case "Query.order":
 		if e.ComplexityRoot.Query.Order == nil {
 			break
@@ -1040,6 +1565,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(int64)), true
+	case "Query.reviewsByShop":
+		if e.ComplexityRoot.Query.ReviewsByShop == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reviewsByShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReviewsByShop(childComplexity, args["shopId"].(int64), args["orderBy"].(review.Order), args["first"].(*int), args["after"].(*string)), true
+	case "Query.saleNumbers":
+		if e.ComplexityRoot.Query.SaleNumbers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_saleNumbers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SaleNumbers(childComplexity, args["voucherId"].(int64)), true
 	case "Query.searchShops":
 		if e.ComplexityRoot.Query.SearchShops == nil {
 			break
@@ -1051,6 +1598,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchShops(childComplexity, args["name"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.seckillTokenRequired":
+		if e.ComplexityRoot.Query.SeckillTokenRequired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SeckillTokenRequired(childComplexity), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -1062,6 +1615,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity, args["id"].(int64)), true
+	case "Query.shopAreas":
+		if e.ComplexityRoot.Query.ShopAreas == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shopAreas_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShopAreas(childComplexity, args["typeId"].(int64)), true
+	case "Query.shopOrders":
+		if e.ComplexityRoot.Query.ShopOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shopOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShopOrders(childComplexity, args["shopId"].(int64), args["status"].(*enum.OrderStatus), args["first"].(*int), args["after"].(*string)), true
 	case "Query.shopTypes":
 		if e.ComplexityRoot.Query.ShopTypes == nil {
 			break
@@ -1078,7 +1653,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(int64), args["near"].(*model.GeoInput), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(int64), args["near"].(*model.GeoInput), args["first"].(*int), args["after"].(*string), args["sort"].(*enum.ShopSort), args["filter"].(*shop.Filter)), true
 	case "Query.signInStatus":
 		if e.ComplexityRoot.Query.SignInStatus == nil {
 			break
@@ -1101,6 +1676,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(int64)), true
+	case "Query.viewerIsAdmin":
+		if e.ComplexityRoot.Query.ViewerIsAdmin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ViewerIsAdmin(childComplexity), true
 	case "Query.vouchers":
 		if e.ComplexityRoot.Query.Vouchers == nil {
 			break
@@ -1112,6 +1693,162 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Vouchers(childComplexity, args["shopId"].(int64)), true
+
+	case "RejectReasonCount.count":
+		if e.ComplexityRoot.RejectReasonCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RejectReasonCount.Count(childComplexity), true
+	case "RejectReasonCount.reason":
+		if e.ComplexityRoot.RejectReasonCount.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RejectReasonCount.Reason(childComplexity), true
+
+	case "Review.blog":
+		if e.ComplexityRoot.Review.Blog == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Blog(childComplexity), true
+	case "Review.id":
+		if e.ComplexityRoot.Review.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.ID(childComplexity), true
+	case "Review.stars":
+		if e.ComplexityRoot.Review.Stars == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Stars(childComplexity), true
+
+	case "ReviewConnection.edges":
+		if e.ComplexityRoot.ReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.Edges(childComplexity), true
+	case "ReviewConnection.pageInfo":
+		if e.ComplexityRoot.ReviewConnection.Info == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.Info(childComplexity), true
+
+	case "ReviewEdge.cursor":
+		if e.ComplexityRoot.ReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Cursor(childComplexity), true
+	case "ReviewEdge.node":
+		if e.ComplexityRoot.ReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Node(childComplexity), true
+
+	case "SaleNumbers.admitted":
+		if e.ComplexityRoot.SaleNumbers.Admitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Admitted(childComplexity), true
+	case "SaleNumbers.at":
+		if e.ComplexityRoot.SaleNumbers.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.At(childComplexity), true
+	case "SaleNumbers.beginTime":
+		if e.ComplexityRoot.SaleNumbers.Begin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Begin(childComplexity), true
+	case "SaleNumbers.deadLetters":
+		if e.ComplexityRoot.SaleNumbers.DeadLetters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.DeadLetters(childComplexity), true
+	case "SaleNumbers.endTime":
+		if e.ComplexityRoot.SaleNumbers.End == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.End(childComplexity), true
+	case "SaleNumbers.mysqlStock":
+		if e.ComplexityRoot.SaleNumbers.MySQLStock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.MySQLStock(childComplexity), true
+	case "SaleNumbers.orders":
+		if e.ComplexityRoot.SaleNumbers.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Orders(childComplexity), true
+	case "SaleNumbers.pending":
+		if e.ComplexityRoot.SaleNumbers.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Pending(childComplexity), true
+	case "SaleNumbers.persisted":
+		if e.ComplexityRoot.SaleNumbers.Persisted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Persisted(childComplexity), true
+	case "SaleNumbers.redisStock":
+		if e.ComplexityRoot.SaleNumbers.RedisStock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.RedisStock(childComplexity), true
+	case "SaleNumbers.rejected":
+		if e.ComplexityRoot.SaleNumbers.Rejected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.Rejected(childComplexity), true
+	case "SaleNumbers.rejectedTotal":
+		if e.ComplexityRoot.SaleNumbers.RejectedTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.RejectedTotal(childComplexity), true
+	case "SaleNumbers.voucherId":
+		if e.ComplexityRoot.SaleNumbers.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleNumbers.VoucherID(childComplexity), true
+
+	case "SaleUpdate.state":
+		if e.ComplexityRoot.SaleUpdate.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleUpdate.State(childComplexity), true
+	case "SaleUpdate.stock":
+		if e.ComplexityRoot.SaleUpdate.Stock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleUpdate.Stock(childComplexity), true
+	case "SaleUpdate.voucherId":
+		if e.ComplexityRoot.SaleUpdate.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleUpdate.VoucherID(childComplexity), true
 
 	case "SeckillInfo.beginTime":
 		if e.ComplexityRoot.SeckillInfo.BeginTime == nil {
@@ -1176,6 +1913,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.AvgPrice(childComplexity), true
+	case "Shop.bestVoucher":
+		if e.ComplexityRoot.Shop.BestVoucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.BestVoucher(childComplexity), true
 	case "Shop.comments":
 		if e.ComplexityRoot.Shop.Comments == nil {
 			break
@@ -1236,6 +1979,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.UvToday(childComplexity), true
+	case "Shop.viewerRating":
+		if e.ComplexityRoot.Shop.ViewerRating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.ViewerRating(childComplexity), true
 	case "Shop.vouchers":
 		if e.ComplexityRoot.Shop.Vouchers == nil {
 			break
@@ -1262,11 +2011,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ShopConnection.Edges(childComplexity), true
 	case "ShopConnection.pageInfo":
-		if e.ComplexityRoot.ShopConnection.PageInfo == nil {
+		if e.ComplexityRoot.ShopConnection.Info == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ShopConnection.PageInfo(childComplexity), true
+		return e.ComplexityRoot.ShopConnection.Info(childComplexity), true
 
 	case "ShopEdge.cursor":
 		if e.ComplexityRoot.ShopEdge.Cursor == nil {
@@ -1336,6 +2085,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SignInStatus.Streak(childComplexity), true
+	case "SignInStatus.today":
+		if e.ComplexityRoot.SignInStatus.Today == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.Today(childComplexity), true
 
 	case "Subscription.blogComments":
 		if e.ComplexityRoot.Subscription.BlogComments == nil {
@@ -1360,6 +2115,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.OrderUpdates(childComplexity), true
+	case "Subscription.saleUpdates":
+		if e.ComplexityRoot.Subscription.SaleUpdates == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_saleUpdates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SaleUpdates(childComplexity, args["ids"].([]int64)), true
 
 	case "User.followedByMe":
 		if e.ComplexityRoot.User.FollowedByMe == nil {
@@ -1479,12 +2245,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.ID(childComplexity), true
+	case "Voucher.maxQuantity":
+		if e.ComplexityRoot.Voucher.MaxQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.MaxQuantity(childComplexity), true
 	case "Voucher.payValue":
 		if e.ComplexityRoot.Voucher.PayValue == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Voucher.PayValue(childComplexity), true
+	case "Voucher.perUserLimit":
+		if e.ComplexityRoot.Voucher.PerUserLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.PerUserLimit(childComplexity), true
 	case "Voucher.rules":
 		if e.ComplexityRoot.Voucher.Rules == nil {
 			break
@@ -1564,6 +2342,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.PayType(childComplexity), true
+	case "VoucherOrder.payment":
+		if e.ComplexityRoot.VoucherOrder.Payment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Payment(childComplexity), true
+	case "VoucherOrder.quantity":
+		if e.ComplexityRoot.VoucherOrder.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Quantity(childComplexity), true
 	case "VoucherOrder.refundTime":
 		if e.ComplexityRoot.VoucherOrder.RefundTime == nil {
 			break
@@ -1608,11 +2398,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VoucherOrderConnection.Edges(childComplexity), true
 	case "VoucherOrderConnection.pageInfo":
-		if e.ComplexityRoot.VoucherOrderConnection.PageInfo == nil {
+		if e.ComplexityRoot.VoucherOrderConnection.Info == nil {
 			break
 		}
 
-		return e.ComplexityRoot.VoucherOrderConnection.PageInfo(childComplexity), true
+		return e.ComplexityRoot.VoucherOrderConnection.Info(childComplexity), true
 
 	case "VoucherOrderEdge.cursor":
 		if e.ComplexityRoot.VoucherOrderEdge.Cursor == nil {
@@ -1627,6 +2417,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VoucherOrderEdge.Node(childComplexity), true
 
+	case "VoucherTag.actualValue":
+		if e.ComplexityRoot.VoucherTag.ActualValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherTag.ActualValue(childComplexity), true
+	case "VoucherTag.flashSale":
+		if e.ComplexityRoot.VoucherTag.FlashSale == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherTag.FlashSale(childComplexity), true
+	case "VoucherTag.label":
+		if e.ComplexityRoot.VoucherTag.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherTag.Label(childComplexity), true
+	case "VoucherTag.payValue":
+		if e.ComplexityRoot.VoucherTag.PayValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherTag.PayValue(childComplexity), true
+	case "VoucherTag.voucherId":
+		if e.ComplexityRoot.VoucherTag.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherTag.VoucherID(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1640,8 +2461,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateVoucherInput,
 		ec.unmarshalInputGeoInput,
 		ec.unmarshalInputSeckillInput,
+		ec.unmarshalInputShopFilter,
 		ec.unmarshalInputUpdateProfileInput,
+		ec.unmarshalInputUpdateSeckillInput,
 		ec.unmarshalInputUpdateShopInput,
+		ec.unmarshalInputUpdateVoucherInput,
 	)
 	first := true
 
@@ -1733,7 +2557,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "blog.graphqls" "comment.graphqls" "feed.graphqls" "follow.graphqls" "image.graphqls" "order.graphqls" "schema.graphqls" "shop.graphqls" "signin.graphqls" "user.graphqls" "voucher.graphqls"
+//go:embed "blog.graphqls" "comment.graphqls" "errors.graphqls" "feed.graphqls" "follow.graphqls" "image.graphqls" "operator.graphqls" "order.graphqls" "review.graphqls" "schema.graphqls" "shop.graphqls" "signin.graphqls" "user.graphqls" "voucher.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1747,10 +2571,13 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "blog.graphqls", Input: sourceData("blog.graphqls"), BuiltIn: false},
 	{Name: "comment.graphqls", Input: sourceData("comment.graphqls"), BuiltIn: false},
+	{Name: "errors.graphqls", Input: sourceData("errors.graphqls"), BuiltIn: false},
 	{Name: "feed.graphqls", Input: sourceData("feed.graphqls"), BuiltIn: false},
 	{Name: "follow.graphqls", Input: sourceData("follow.graphqls"), BuiltIn: false},
 	{Name: "image.graphqls", Input: sourceData("image.graphqls"), BuiltIn: false},
+	{Name: "operator.graphqls", Input: sourceData("operator.graphqls"), BuiltIn: false},
 	{Name: "order.graphqls", Input: sourceData("order.graphqls"), BuiltIn: false},
+	{Name: "review.graphqls", Input: sourceData("review.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "shop.graphqls", Input: sourceData("shop.graphqls"), BuiltIn: false},
 	{Name: "signin.graphqls", Input: sourceData("signin.graphqls"), BuiltIn: false},
@@ -1871,6 +2698,128 @@ func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_DeadLetter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_DeadLetter_voucherId(ctx, field)
+	case "id":
+		return ec.fieldContext_DeadLetter_id(ctx, field)
+	case "at":
+		return ec.fieldContext_DeadLetter_at(ctx, field)
+	case "reason":
+		return ec.fieldContext_DeadLetter_reason(ctx, field)
+	case "entryId":
+		return ec.fieldContext_DeadLetter_entryId(ctx, field)
+	case "orderId":
+		return ec.fieldContext_DeadLetter_orderId(ctx, field)
+	case "userId":
+		return ec.fieldContext_DeadLetter_userId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeadLetter", field.Name)
+}
+
+func (ec *executionContext) childFields_DeadLetterActionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deadLetter":
+		return ec.fieldContext_DeadLetterActionResult_deadLetter(ctx, field)
+	case "outcome":
+		return ec.fieldContext_DeadLetterActionResult_outcome(ctx, field)
+	case "detail":
+		return ec.fieldContext_DeadLetterActionResult_detail(ctx, field)
+	case "newOrderId":
+		return ec.fieldContext_DeadLetterActionResult_newOrderId(ctx, field)
+	case "auditId":
+		return ec.fieldContext_DeadLetterActionResult_auditId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeadLetterActionResult", field.Name)
+}
+
+func (ec *executionContext) childFields_OperatorAudit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OperatorAudit_id(ctx, field)
+	case "actor":
+		return ec.fieldContext_OperatorAudit_actor(ctx, field)
+	case "action":
+		return ec.fieldContext_OperatorAudit_action(ctx, field)
+	case "at":
+		return ec.fieldContext_OperatorAudit_at(ctx, field)
+	case "shopId":
+		return ec.fieldContext_OperatorAudit_shopId(ctx, field)
+	case "voucherId":
+		return ec.fieldContext_OperatorAudit_voucherId(ctx, field)
+	case "orderId":
+		return ec.fieldContext_OperatorAudit_orderId(ctx, field)
+	case "userId":
+		return ec.fieldContext_OperatorAudit_userId(ctx, field)
+	case "deadLetterId":
+		return ec.fieldContext_OperatorAudit_deadLetterId(ctx, field)
+	case "outcome":
+		return ec.fieldContext_OperatorAudit_outcome(ctx, field)
+	case "detail":
+		return ec.fieldContext_OperatorAudit_detail(ctx, field)
+	case "newOrderId":
+		return ec.fieldContext_OperatorAudit_newOrderId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OperatorAudit", field.Name)
+}
+
+func (ec *executionContext) childFields_OperatorAuditConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OperatorAuditConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OperatorAuditConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OperatorAuditConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OperatorAuditEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OperatorAuditEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OperatorAuditEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OperatorAuditEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderPayment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "attempt":
+		return ec.fieldContext_OrderPayment_attempt(ctx, field)
+	case "status":
+		return ec.fieldContext_OrderPayment_status(ctx, field)
+	case "amount":
+		return ec.fieldContext_OrderPayment_amount(ctx, field)
+	case "payType":
+		return ec.fieldContext_OrderPayment_payType(ctx, field)
+	case "payUrl":
+		return ec.fieldContext_OrderPayment_payUrl(ctx, field)
+	case "providerTxnId":
+		return ec.fieldContext_OrderPayment_providerTxnId(ctx, field)
+	case "refundAmount":
+		return ec.fieldContext_OrderPayment_refundAmount(ctx, field)
+	case "createTime":
+		return ec.fieldContext_OrderPayment_createTime(ctx, field)
+	case "paidTime":
+		return ec.fieldContext_OrderPayment_paidTime(ctx, field)
+	case "refundTime":
+		return ec.fieldContext_OrderPayment_refundTime(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderPayment", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderStatusCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_OrderStatusCount_status(ctx, field)
+	case "count":
+		return ec.fieldContext_OrderStatusCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderStatusCount", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -1883,6 +2832,92 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_RejectReasonCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "reason":
+		return ec.fieldContext_RejectReasonCount_reason(ctx, field)
+	case "count":
+		return ec.fieldContext_RejectReasonCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RejectReasonCount", field.Name)
+}
+
+func (ec *executionContext) childFields_Review(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Review_id(ctx, field)
+	case "stars":
+		return ec.fieldContext_Review_stars(ctx, field)
+	case "blog":
+		return ec.fieldContext_Review_blog(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Review", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ReviewConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ReviewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SaleNumbers(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_SaleNumbers_voucherId(ctx, field)
+	case "redisStock":
+		return ec.fieldContext_SaleNumbers_redisStock(ctx, field)
+	case "mysqlStock":
+		return ec.fieldContext_SaleNumbers_mysqlStock(ctx, field)
+	case "admitted":
+		return ec.fieldContext_SaleNumbers_admitted(ctx, field)
+	case "pending":
+		return ec.fieldContext_SaleNumbers_pending(ctx, field)
+	case "persisted":
+		return ec.fieldContext_SaleNumbers_persisted(ctx, field)
+	case "orders":
+		return ec.fieldContext_SaleNumbers_orders(ctx, field)
+	case "rejectedTotal":
+		return ec.fieldContext_SaleNumbers_rejectedTotal(ctx, field)
+	case "rejected":
+		return ec.fieldContext_SaleNumbers_rejected(ctx, field)
+	case "deadLetters":
+		return ec.fieldContext_SaleNumbers_deadLetters(ctx, field)
+	case "beginTime":
+		return ec.fieldContext_SaleNumbers_beginTime(ctx, field)
+	case "endTime":
+		return ec.fieldContext_SaleNumbers_endTime(ctx, field)
+	case "at":
+		return ec.fieldContext_SaleNumbers_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaleNumbers", field.Name)
+}
+
+func (ec *executionContext) childFields_SaleUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_SaleUpdate_voucherId(ctx, field)
+	case "stock":
+		return ec.fieldContext_SaleUpdate_stock(ctx, field)
+	case "state":
+		return ec.fieldContext_SaleUpdate_state(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaleUpdate", field.Name)
 }
 
 func (ec *executionContext) childFields_SeckillInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1949,6 +2984,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_distance(ctx, field)
 	case "uvToday":
 		return ec.fieldContext_Shop_uvToday(ctx, field)
+	case "bestVoucher":
+		return ec.fieldContext_Shop_bestVoucher(ctx, field)
+	case "viewerRating":
+		return ec.fieldContext_Shop_viewerRating(ctx, field)
 	case "vouchers":
 		return ec.fieldContext_Shop_vouchers(ctx, field)
 	}
@@ -1991,6 +3030,8 @@ func (ec *executionContext) childFields_ShopType(ctx context.Context, field grap
 
 func (ec *executionContext) childFields_SignInStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "today":
+		return ec.fieldContext_SignInStatus_today(ctx, field)
 	case "signedToday":
 		return ec.fieldContext_SignInStatus_signedToday(ctx, field)
 	case "streak":
@@ -2085,6 +3126,10 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_status(ctx, field)
 	case "seckill":
 		return ec.fieldContext_Voucher_seckill(ctx, field)
+	case "perUserLimit":
+		return ec.fieldContext_Voucher_perUserLimit(ctx, field)
+	case "maxQuantity":
+		return ec.fieldContext_Voucher_maxQuantity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
 }
@@ -2099,6 +3144,8 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_user(ctx, field)
 	case "status":
 		return ec.fieldContext_VoucherOrder_status(ctx, field)
+	case "quantity":
+		return ec.fieldContext_VoucherOrder_quantity(ctx, field)
 	case "payType":
 		return ec.fieldContext_VoucherOrder_payType(ctx, field)
 	case "createTime":
@@ -2115,6 +3162,8 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_payDeadline(ctx, field)
 	case "rejectReason":
 		return ec.fieldContext_VoucherOrder_rejectReason(ctx, field)
+	case "payment":
+		return ec.fieldContext_VoucherOrder_payment(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VoucherOrder", field.Name)
 }
@@ -2137,6 +3186,22 @@ func (ec *executionContext) childFields_VoucherOrderEdge(ctx context.Context, fi
 		return ec.fieldContext_VoucherOrderEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherTag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_VoucherTag_voucherId(ctx, field)
+	case "label":
+		return ec.fieldContext_VoucherTag_label(ctx, field)
+	case "payValue":
+		return ec.fieldContext_VoucherTag_payValue(ctx, field)
+	case "actualValue":
+		return ec.fieldContext_VoucherTag_actualValue(ctx, field)
+	case "flashSale":
+		return ec.fieldContext_VoucherTag_flashSale(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherTag", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2329,6 +3394,28 @@ func (ec *executionContext) field_Mutation_addComment_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_buyVoucher_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "voucherId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["voucherId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "quantity",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["quantity"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2427,6 +3514,28 @@ func (ec *executionContext) field_Mutation_deleteImage_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_discardDeadLetter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sale",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sale"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2493,6 +3602,28 @@ func (ec *executionContext) field_Mutation_payOrder_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_rateShop_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "stars",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["stars"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_redeemOrder_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2518,6 +3649,28 @@ func (ec *executionContext) field_Mutation_refundOrder_args(ctx context.Context,
 		return nil, err
 	}
 	args["orderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_replayDeadLetter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sale",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sale"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -2637,6 +3790,28 @@ func (ec *executionContext) field_Mutation_setFollow_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setVoucherOnSale_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "onSale",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["onSale"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateProfile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2665,6 +3840,28 @@ func (ec *executionContext) field_Mutation_updateShop_args(ctx context.Context, 
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateShopInput, error) {
 			return ec.unmarshalNUpdateShopInput2githubᚗcomᚋhmdpᚋhmdpᚋgraphᚋmodelᚐUpdateShopInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateVoucher_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (voucher.UpdateInput, error) {
+			return ec.unmarshalNUpdateVoucherInput2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐUpdateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2712,6 +3909,44 @@ func (ec *executionContext) field_Query_blog_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_blogsByShop_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (enum.BlogOrder, error) {
+			return ec.unmarshalNBlogOrder2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐBlogOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -2770,6 +4005,36 @@ func (ec *executionContext) field_Query_commonFollows_args(ctx context.Context, 
 		return nil, err
 	}
 	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_deadLetters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sale",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sale"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -2896,6 +4161,58 @@ func (ec *executionContext) field_Query_myOrders_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOID2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_operatorAudit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOID2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_operatorVouchers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
 	return args, nil
 }
 
@@ -2910,6 +4227,58 @@ func (ec *executionContext) field_Query_order_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_reviewsByShop_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (review.Order, error) {
+			return ec.unmarshalNReviewOrder2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_saleNumbers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "voucherId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["voucherId"] = arg0
 	return args, nil
 }
 
@@ -2940,6 +4309,58 @@ func (ec *executionContext) field_Query_searchShops_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_shopAreas_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "typeId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["typeId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_shopOrders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shopId",
+		func(ctx context.Context, v any) (int64, error) {
+			return ec.unmarshalNID2int64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shopId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*enum.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOrderStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -2992,6 +4413,22 @@ func (ec *executionContext) field_Query_shops_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*enum.ShopSort, error) {
+			return ec.unmarshalOShopSort2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐShopSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*shop.Filter, error) {
+			return ec.unmarshalOShopFilter2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg5
 	return args, nil
 }
 
@@ -3048,6 +4485,20 @@ func (ec *executionContext) field_Subscription_blogComments_args(ctx context.Con
 		return nil, err
 	}
 	args["blogId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_saleUpdates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]int64, error) {
+			return ec.unmarshalNID2ᚕint64ᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -3534,8 +4985,8 @@ func (ec *executionContext) _BlogConnection_pageInfo(ctx context.Context, field 
 			return obj.Info, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3566,8 +5017,8 @@ func (ec *executionContext) _BlogEdge_cursor(ctx context.Context, field graphql.
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3945,8 +5396,8 @@ func (ec *executionContext) _CommentConnection_pageInfo(ctx context.Context, fie
 			return obj.Info, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3977,8 +5428,8 @@ func (ec *executionContext) _CommentEdge_cursor(ctx context.Context, field graph
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4018,6 +5469,291 @@ func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DeadLetter_voucherId(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_id(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_at(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_reason(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_entryId(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_entryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_entryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_orderId(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_orderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_orderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetter_userId(ctx context.Context, field graphql.CollectedField, obj *seckill.DeadLetter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetter_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetter_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetter", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetterActionResult_deadLetter(ctx context.Context, field graphql.CollectedField, obj *seckill.ActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetterActionResult_deadLetter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadLetter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v seckill.DeadLetter) graphql.Marshaler {
+			return ec.marshalNDeadLetter2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetter(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetterActionResult_deadLetter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeadLetterActionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeadLetter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeadLetterActionResult_outcome(ctx context.Context, field graphql.CollectedField, obj *seckill.ActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetterActionResult_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetterActionResult_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetterActionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetterActionResult_detail(ctx context.Context, field graphql.CollectedField, obj *seckill.ActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetterActionResult_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetterActionResult_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetterActionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetterActionResult_newOrderId(ctx context.Context, field graphql.CollectedField, obj *seckill.ActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetterActionResult_newOrderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NewOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetterActionResult_newOrderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetterActionResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeadLetterActionResult_auditId(ctx context.Context, field graphql.CollectedField, obj *seckill.ActionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeadLetterActionResult_auditId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AuditID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeadLetterActionResult_auditId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeadLetterActionResult", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createShop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -4647,6 +6383,120 @@ func (ec *executionContext) fieldContext_Mutation_deleteImage(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_replayDeadLetter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replayDeadLetter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplayDeadLetter(ctx, fc.Args["sale"].(int64), fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *seckill.ActionResult
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *seckill.ActionResult) graphql.Marshaler {
+			return ec.marshalNDeadLetterActionResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐActionResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replayDeadLetter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeadLetterActionResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replayDeadLetter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_discardDeadLetter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_discardDeadLetter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DiscardDeadLetter(ctx, fc.Args["sale"].(int64), fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *seckill.ActionResult
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *seckill.ActionResult) graphql.Marshaler {
+			return ec.marshalNDeadLetterActionResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐActionResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_discardDeadLetter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeadLetterActionResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_discardDeadLetter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_seckillVoucher(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4755,6 +6605,63 @@ func (ec *executionContext) fieldContext_Mutation_seckillToken(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_seckillToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_buyVoucher(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_buyVoucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BuyVoucher(ctx, fc.Args["voucherId"].(int64), fc.Args["quantity"].(int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *order.Order
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Order) graphql.Marshaler {
+			return ec.marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_buyVoucher(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrder(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_buyVoucher_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4983,6 +6890,63 @@ func (ec *executionContext) fieldContext_Mutation_redeemOrder(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_redeemOrder_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rateShop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rateShop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RateShop(ctx, fc.Args["shopId"].(int64), fc.Args["stars"].(int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Login == nil {
+					var zeroVal *ent.Shop
+					return zeroVal, errors.New("directive login is not implemented")
+				}
+				return ec.Directives.Login(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Shop) graphql.Marshaler {
+			return ec.marshalNShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rateShop(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rateShop_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5316,7 +7280,792 @@ func (ec *executionContext) fieldContext_Mutation_createVoucher(ctx context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int64]) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateVoucher(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateVoucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateVoucher(ctx, fc.Args["id"].(int64), fc.Args["input"].(voucher.UpdateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *ent.Voucher
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateVoucher(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateVoucher_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setVoucherOnSale(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setVoucherOnSale(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetVoucherOnSale(ctx, fc.Args["id"].(int64), fc.Args["onSale"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *ent.Voucher
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucher(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setVoucherOnSale(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setVoucherOnSale_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OperatorAudit_id(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_actor(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_action(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.OperatorAction) graphql.Marshaler {
+			return ec.marshalNOperatorAction2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOperatorAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type OperatorAction does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_at(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreateTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_shopId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_shopId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShopID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_shopId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_voucherId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_orderId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_orderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_orderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_userId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_deadLetterId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_deadLetterId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_deadLetterId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_outcome(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_detail(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAudit_newOrderId(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorAudit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAudit_newOrderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NewOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAudit_newOrderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAudit", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAuditConnection_edges(ctx context.Context, field graphql.CollectedField, obj *audit.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAuditConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []audit.Edge) graphql.Marshaler {
+			return ec.marshalNOperatorAuditEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAuditConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OperatorAuditConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OperatorAuditEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OperatorAuditConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *audit.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAuditConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Info, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAuditConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OperatorAuditConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OperatorAuditEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *audit.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAuditEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAuditEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OperatorAuditEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OperatorAuditEdge_node(ctx context.Context, field graphql.CollectedField, obj *audit.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OperatorAuditEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OperatorAudit) graphql.Marshaler {
+			return ec.marshalNOperatorAudit2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐOperatorAudit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OperatorAuditEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OperatorAuditEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OperatorAudit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderPayment_attempt(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_status(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.PaymentStatus) graphql.Marshaler {
+			return ec.marshalNPaymentStatus2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPaymentStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type PaymentStatus does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_amount(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_payType(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_payType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.PayType) graphql.Marshaler {
+			return ec.marshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPayType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_payType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type PayType does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_payUrl(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_payUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_payUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_providerTxnId(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_providerTxnId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderTxnID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_providerTxnId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_refundAmount(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_refundAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_refundAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_createTime(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_createTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreateTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_createTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_paidTime(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_paidTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_paidTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderPayment_refundTime(ctx context.Context, field graphql.CollectedField, obj *order.Payment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderPayment_refundTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderPayment_refundTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderPayment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderStatusCount_status(ctx context.Context, field graphql.CollectedField, obj *seckill.StatusCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderStatusCount_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.OrderStatus) graphql.Marshaler {
+			return ec.marshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOrderStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderStatusCount_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderStatusCount", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _OrderStatusCount_count(ctx context.Context, field graphql.CollectedField, obj *seckill.StatusCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderStatusCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderStatusCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderStatusCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5339,7 +8088,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int64]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5362,7 +8111,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Cont
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int64]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5374,8 +8123,8 @@ func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field gra
 			return obj.StartCursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalOString2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *page.Cursor) graphql.Marshaler {
+			return ec.marshalOString2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -5385,7 +8134,7 @@ func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int64]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5397,8 +8146,8 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 			return obj.EndCursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalOString2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *page.Cursor) graphql.Marshaler {
+			return ec.marshalOString2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -5462,11 +8211,11 @@ func (ec *executionContext) _Query_shops(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Shops(ctx, fc.Args["typeId"].(int64), fc.Args["near"].(*model.GeoInput), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Shops(ctx, fc.Args["typeId"].(int64), fc.Args["near"].(*model.GeoInput), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["sort"].(*enum.ShopSort), fc.Args["filter"].(*shop.Filter))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShopConnection) graphql.Marshaler {
-			return ec.marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *shop.Page) graphql.Marshaler {
+			return ec.marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5509,8 +8258,8 @@ func (ec *executionContext) _Query_searchShops(ctx context.Context, field graphq
 			return ec.Resolvers.Query().SearchShops(ctx, fc.Args["name"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ShopConnection) graphql.Marshaler {
-			return ec.marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *shop.Page) graphql.Marshaler {
+			return ec.marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5534,6 +8283,50 @@ func (ec *executionContext) fieldContext_Query_searchShops(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_searchShops_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_shopAreas(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shopAreas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ShopAreas(ctx, fc.Args["typeId"].(int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shopAreas(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_shopAreas_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5698,6 +8491,50 @@ func (ec *executionContext) fieldContext_Query_blogsByUser(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_blogsByUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_blogsByShop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_blogsByShop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().BlogsByShop(ctx, fc.Args["shopId"].(int64), fc.Args["orderBy"].(enum.BlogOrder), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *blog.Page) graphql.Marshaler {
+			return ec.marshalNBlogConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋblogᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_blogsByShop(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BlogConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_blogsByShop_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5950,6 +8787,257 @@ func (ec *executionContext) fieldContext_Query_commonFollows(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_viewerIsAdmin(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_viewerIsAdmin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ViewerIsAdmin(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_viewerIsAdmin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Query_operatorAudit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_operatorAudit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OperatorAudit(ctx, fc.Args["shopId"].(*int64), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *audit.Page
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *audit.Page) graphql.Marshaler {
+			return ec.marshalNOperatorAuditConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_operatorAudit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OperatorAuditConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_operatorAudit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_deadLetters(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_deadLetters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DeadLetters(ctx, fc.Args["sale"].(int64), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal []*seckill.DeadLetter
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*seckill.DeadLetter) graphql.Marshaler {
+			return ec.marshalNDeadLetter2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetterᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_deadLetters(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeadLetter(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_deadLetters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_saleNumbers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_saleNumbers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SaleNumbers(ctx, fc.Args["voucherId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *seckill.Numbers
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *seckill.Numbers) graphql.Marshaler {
+			return ec.marshalNSaleNumbers2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐNumbers(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_saleNumbers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SaleNumbers(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_saleNumbers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_shopOrders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_shopOrders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ShopOrders(ctx, fc.Args["shopId"].(int64), fc.Args["status"].(*enum.OrderStatus), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal *order.Page
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Page) graphql.Marshaler {
+			return ec.marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_shopOrders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherOrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_shopOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_order(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6017,14 +9105,14 @@ func (ec *executionContext) _Query_myOrders(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyOrders(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().MyOrders(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["shopId"].(*int64))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
 				if ec.Directives.Login == nil {
-					var zeroVal *order.Connection
+					var zeroVal *order.Page
 					return zeroVal, errors.New("directive login is not implemented")
 				}
 				return ec.Directives.Login(ctx, nil, directive0)
@@ -6033,8 +9121,8 @@ func (ec *executionContext) _Query_myOrders(ctx context.Context, field graphql.C
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *order.Connection) graphql.Marshaler {
-			return ec.marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Page) graphql.Marshaler {
+			return ec.marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6058,6 +9146,50 @@ func (ec *executionContext) fieldContext_Query_myOrders(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_myOrders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_reviewsByShop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_reviewsByShop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ReviewsByShop(ctx, fc.Args["shopId"].(int64), fc.Args["orderBy"].(review.Order), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *review.Page) graphql.Marshaler {
+			return ec.marshalNReviewConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_reviewsByShop(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_reviewsByShop_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6241,6 +9373,86 @@ func (ec *executionContext) fieldContext_Query_vouchers(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_seckillTokenRequired(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_seckillTokenRequired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SeckillTokenRequired(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_seckillTokenRequired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Query_operatorVouchers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_operatorVouchers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OperatorVouchers(ctx, fc.Args["shopId"].(int64))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Admin == nil {
+					var zeroVal []*ent.Voucher
+					return zeroVal, errors.New("directive admin is not implemented")
+				}
+				return ec.Directives.Admin(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Voucher) graphql.Marshaler {
+			return ec.marshalNVoucher2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐVoucherᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_operatorVouchers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Voucher(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_operatorVouchers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6315,6 +9527,635 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RejectReasonCount_reason(ctx context.Context, field graphql.CollectedField, obj *seckill.ReasonCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RejectReasonCount_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RejectReasonCount_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RejectReasonCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RejectReasonCount_count(ctx context.Context, field graphql.CollectedField, obj *seckill.ReasonCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RejectReasonCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RejectReasonCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RejectReasonCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *review.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Review_stars(ctx context.Context, field graphql.CollectedField, obj *review.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_stars(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stars, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_stars(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Review_blog(ctx context.Context, field graphql.CollectedField, obj *review.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_blog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Blog, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Blog) graphql.Marshaler {
+			return ec.marshalNBlog2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐBlog(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_blog(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Blog(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_edges(ctx context.Context, field graphql.CollectedField, obj *review.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []review.Edge) graphql.Marshaler {
+			return ec.marshalNReviewEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *review.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Info, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *review.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReviewEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReviewEdge_node(ctx context.Context, field graphql.CollectedField, obj *review.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *review.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SaleNumbers_voucherId(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_redisStock(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_redisStock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedisStock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_redisStock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_mysqlStock(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_mysqlStock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MySQLStock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_mysqlStock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_admitted(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_admitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Admitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_admitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_pending(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_pending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pending, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_persisted(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_persisted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Persisted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_persisted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_orders(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []seckill.StatusCount) graphql.Marshaler {
+			return ec.marshalNOrderStatusCount2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐStatusCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SaleNumbers",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderStatusCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SaleNumbers_rejectedTotal(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_rejectedTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RejectedTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_rejectedTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_rejected(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_rejected(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rejected, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []seckill.ReasonCount) graphql.Marshaler {
+			return ec.marshalNRejectReasonCount2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐReasonCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_rejected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SaleNumbers",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RejectReasonCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SaleNumbers_deadLetters(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_deadLetters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadLetters, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_deadLetters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_beginTime(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_beginTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Begin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_beginTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_endTime(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_endTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.End, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_endTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleNumbers_at(ctx context.Context, field graphql.CollectedField, obj *seckill.Numbers) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleNumbers_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleNumbers_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleNumbers", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleUpdate_voucherId(ctx context.Context, field graphql.CollectedField, obj *stockwatch.Sale) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleUpdate_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleUpdate_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleUpdate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SaleUpdate_stock(ctx context.Context, field graphql.CollectedField, obj *stockwatch.Sale) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleUpdate_stock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleUpdate_stock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleUpdate", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleUpdate_state(ctx context.Context, field graphql.CollectedField, obj *stockwatch.Sale) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleUpdate_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v enum.SaleState) graphql.Marshaler {
+			return ec.marshalNSaleState2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐSaleState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleUpdate_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleUpdate", field, false, false, errors.New("field of type SaleState does not have child fields"))
 }
 
 func (ec *executionContext) _SeckillInfo_stock(ctx context.Context, field graphql.CollectedField, obj *ent.SeckillVoucher) (ret graphql.Marshaler) {
@@ -6795,7 +10636,7 @@ func (ec *executionContext) _Shop_distance(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Shop_distance(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Shop().Distance(ctx, obj)
+			return obj.Distance, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
@@ -6806,7 +10647,7 @@ func (ec *executionContext) _Shop_distance(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Shop_distance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Shop", field, true, true, errors.New("field of type Float does not have child fields"))
+	return graphql.NewScalarFieldContext("Shop", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _Shop_uvToday(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
@@ -6829,6 +10670,61 @@ func (ec *executionContext) _Shop_uvToday(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Shop_uvToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shop", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Shop_bestVoucher(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_bestVoucher(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Shop().BestVoucher(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *shop.VoucherTag) graphql.Marshaler {
+			return ec.marshalOVoucherTag2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐVoucherTag(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_bestVoucher(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoucherTag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Shop_viewerRating(ctx context.Context, field graphql.CollectedField, obj *ent.Shop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shop_viewerRating(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Shop().ViewerRating(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shop_viewerRating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shop", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
@@ -6864,7 +10760,7 @@ func (ec *executionContext) fieldContext_Shop_vouchers(_ context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _ShopConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ShopConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _ShopConnection_edges(ctx context.Context, field graphql.CollectedField, obj *shop.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6876,8 +10772,8 @@ func (ec *executionContext) _ShopConnection_edges(ctx context.Context, field gra
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ShopEdge) graphql.Marshaler {
-			return ec.marshalNShopEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []shop.Edge) graphql.Marshaler {
+			return ec.marshalNShopEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6896,7 +10792,7 @@ func (ec *executionContext) fieldContext_ShopConnection_edges(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _ShopConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ShopConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _ShopConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *shop.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6905,11 +10801,11 @@ func (ec *executionContext) _ShopConnection_pageInfo(ctx context.Context, field 
 			return ec.fieldContext_ShopConnection_pageInfo(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
+			return obj.Info, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6928,7 +10824,7 @@ func (ec *executionContext) fieldContext_ShopConnection_pageInfo(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _ShopEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ShopEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _ShopEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *shop.Edge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6940,8 +10836,8 @@ func (ec *executionContext) _ShopEdge_cursor(ctx context.Context, field graphql.
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6951,7 +10847,7 @@ func (ec *executionContext) fieldContext_ShopEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("ShopEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ShopEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ShopEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _ShopEdge_node(ctx context.Context, field graphql.CollectedField, obj *shop.Edge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7073,6 +10969,29 @@ func (ec *executionContext) _ShopType_sort(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_ShopType_sort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ShopType", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SignInStatus_today(ctx context.Context, field graphql.CollectedField, obj *signin.Status) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SignInStatus_today(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Today, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SignInStatus_today(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SignInStatus", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SignInStatus_signedToday(ctx context.Context, field graphql.CollectedField, obj *signin.Status) (ret graphql.Marshaler) {
@@ -7324,6 +11243,50 @@ func (ec *executionContext) fieldContext_Subscription_orderUpdates(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_saleUpdates(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_saleUpdates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SaleUpdates(ctx, fc.Args["ids"].([]int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *stockwatch.Sale) graphql.Marshaler {
+			return ec.marshalNSaleUpdate2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋstockwatchᚐSale(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_saleUpdates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SaleUpdate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_saleUpdates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7379,7 +11342,7 @@ func (ec *executionContext) _User_icon(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_User_icon(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Icon, nil
+			return ec.Resolvers.User().Icon(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -7390,7 +11353,7 @@ func (ec *executionContext) _User_icon(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_User_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_info(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -7538,8 +11501,8 @@ func (ec *executionContext) _UserConnection_pageInfo(ctx context.Context, field 
 			return obj.Info, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7570,8 +11533,8 @@ func (ec *executionContext) _UserEdge_cursor(ctx context.Context, field graphql.
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7622,18 +11585,18 @@ func (ec *executionContext) _UserInfo_city(ctx context.Context, field graphql.Co
 			return ec.fieldContext_UserInfo_city(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.City, nil
+			return ec.Resolvers.UserInfo().City(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalOString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_UserInfo_city(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserInfo", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("UserInfo", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _UserInfo_introduce(ctx context.Context, field graphql.CollectedField, obj *ent.UserInfo) (ret graphql.Marshaler) {
@@ -7668,18 +11631,18 @@ func (ec *executionContext) _UserInfo_gender(ctx context.Context, field graphql.
 			return ec.fieldContext_UserInfo_gender(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Gender, nil
+			return ec.Resolvers.UserInfo().Gender(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalOInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_UserInfo_gender(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserInfo", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("UserInfo", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _UserInfo_birthday(ctx context.Context, field graphql.CollectedField, obj *ent.UserInfo) (ret graphql.Marshaler) {
@@ -7999,6 +11962,52 @@ func (ec *executionContext) fieldContext_Voucher_seckill(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Voucher_perUserLimit(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_perUserLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().PerUserLimit(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_perUserLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Voucher_maxQuantity(ctx context.Context, field graphql.CollectedField, obj *ent.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_maxQuantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().MaxQuantity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_maxQuantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _VoucherOrder_id(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8107,6 +12116,29 @@ func (ec *executionContext) _VoucherOrder_status(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_VoucherOrder_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherOrder_quantity(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_quantity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VoucherOrder().Quantity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_quantity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _VoucherOrder_payType(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
@@ -8293,7 +12325,39 @@ func (ec *executionContext) fieldContext_VoucherOrder_rejectReason(_ context.Con
 	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _VoucherOrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *order.Connection) (ret graphql.Marshaler) {
+func (ec *executionContext) _VoucherOrder_payment(ctx context.Context, field graphql.CollectedField, obj *order.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_payment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VoucherOrder().Payment(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *order.Payment) graphql.Marshaler {
+			return ec.marshalOOrderPayment2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_payment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VoucherOrder",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderPayment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VoucherOrderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *order.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8305,8 +12369,8 @@ func (ec *executionContext) _VoucherOrderConnection_edges(ctx context.Context, f
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*order.Edge) graphql.Marshaler {
-			return ec.marshalNVoucherOrderEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []order.Edge) graphql.Marshaler {
+			return ec.marshalNVoucherOrderEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8325,7 +12389,7 @@ func (ec *executionContext) fieldContext_VoucherOrderConnection_edges(_ context.
 	return fc, nil
 }
 
-func (ec *executionContext) _VoucherOrderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *order.Connection) (ret graphql.Marshaler) {
+func (ec *executionContext) _VoucherOrderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *order.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8334,11 +12398,11 @@ func (ec *executionContext) _VoucherOrderConnection_pageInfo(ctx context.Context
 			return ec.fieldContext_VoucherOrderConnection_pageInfo(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
+			return obj.Info, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
-			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Info) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8369,8 +12433,8 @@ func (ec *executionContext) _VoucherOrderEdge_cursor(ctx context.Context, field 
 			return obj.Cursor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
-			return ec.marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Cursor) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8410,6 +12474,121 @@ func (ec *executionContext) fieldContext_VoucherOrderEdge_node(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _VoucherTag_voucherId(ctx context.Context, field graphql.CollectedField, obj *shop.VoucherTag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherTag_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNID2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherTag_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherTag", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherTag_label(ctx context.Context, field graphql.CollectedField, obj *shop.VoucherTag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherTag_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherTag_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherTag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherTag_payValue(ctx context.Context, field graphql.CollectedField, obj *shop.VoucherTag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherTag_payValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherTag_payValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherTag", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherTag_actualValue(ctx context.Context, field graphql.CollectedField, obj *shop.VoucherTag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherTag_actualValue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActualValue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherTag_actualValue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherTag", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VoucherTag_flashSale(ctx context.Context, field graphql.CollectedField, obj *shop.VoucherTag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherTag_flashSale(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FlashSale, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherTag_flashSale(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherTag", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -9482,7 +13661,7 @@ func (ec *executionContext) unmarshalInputCreateBlogInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "content", "images", "shopId"}
+	fieldsInOrder := [...]string{"title", "content", "images", "shopId", "stars"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -9517,6 +13696,13 @@ func (ec *executionContext) unmarshalInputCreateBlogInput(ctx context.Context, o
 				return it, err
 			}
 			it.ShopID = data
+		case "stars":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stars"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stars = data
 		}
 	}
 	return it, nil
@@ -9619,7 +13805,7 @@ func (ec *executionContext) unmarshalInputCreateVoucherInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"shopId", "title", "subTitle", "rules", "payValue", "actualValue", "seckill"}
+	fieldsInOrder := [...]string{"shopId", "title", "subTitle", "rules", "payValue", "actualValue", "perUserLimit", "seckill"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -9668,6 +13854,13 @@ func (ec *executionContext) unmarshalInputCreateVoucherInput(ctx context.Context
 				return it, err
 			}
 			it.ActualValue = data
+		case "perUserLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("perUserLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PerUserLimit = data
 		case "seckill":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seckill"))
 			data, err := ec.unmarshalOSeckillInput2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐSeckillInput(ctx, v)
@@ -9768,6 +13961,50 @@ func (ec *executionContext) unmarshalInputSeckillInput(ctx context.Context, obj 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputShopFilter(ctx context.Context, obj any) (shop.Filter, error) {
+	var it shop.Filter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"area", "minPrice", "maxPrice"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "area":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("area"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Area = data
+		case "minPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minPrice"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinPrice = data
+		case "maxPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxPrice"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxPrice = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateProfileInput(ctx context.Context, obj any) (model.UpdateProfileInput, error) {
 	var it model.UpdateProfileInput
 	if obj == nil {
@@ -9854,6 +14091,57 @@ func (ec *executionContext) unmarshalInputUpdateProfileInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSeckillInput(ctx context.Context, obj any) (voucher.UpdateSeckillInput, error) {
+	var it voucher.UpdateSeckillInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"stock", "addStock", "beginTime", "endTime"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "stock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stock"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stock = data
+		case "addStock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addStock"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddStock = data
+		case "beginTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("beginTime"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BeginTime = data
+		case "endTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endTime"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndTime = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateShopInput(ctx context.Context, obj any) (model.UpdateShopInput, error) {
 	var it model.UpdateShopInput
 	if obj == nil {
@@ -9935,6 +14223,78 @@ func (ec *executionContext) unmarshalInputUpdateShopInput(ctx context.Context, o
 				return it, err
 			}
 			it.OpenHours = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateVoucherInput(ctx context.Context, obj any) (voucher.UpdateInput, error) {
+	var it voucher.UpdateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "subTitle", "rules", "payValue", "actualValue", "perUserLimit", "seckill"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "subTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubTitle = data
+		case "rules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rules"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rules = data
+		case "payValue":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payValue"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PayValue = data
+		case "actualValue":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actualValue"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActualValue = data
+		case "perUserLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("perUserLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PerUserLimit = data
+		case "seckill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("seckill"))
+			data, err := ec.unmarshalOUpdateSeckillInput2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐUpdateSeckillInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Seckill = data
 		}
 	}
 	return it, nil
@@ -10839,6 +15199,132 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var deadLetterImplementors = []string{"DeadLetter"}
+
+func (ec *executionContext) _DeadLetter(ctx context.Context, sel ast.SelectionSet, obj *seckill.DeadLetter) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deadLetterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeadLetter")
+		case "voucherId":
+			out.Values[i] = ec._DeadLetter_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._DeadLetter_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._DeadLetter_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._DeadLetter_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entryId":
+			out.Values[i] = ec._DeadLetter_entryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderId":
+			out.Values[i] = ec._DeadLetter_orderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userId":
+			out.Values[i] = ec._DeadLetter_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deadLetterActionResultImplementors = []string{"DeadLetterActionResult"}
+
+func (ec *executionContext) _DeadLetterActionResult(ctx context.Context, sel ast.SelectionSet, obj *seckill.ActionResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deadLetterActionResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeadLetterActionResult")
+		case "deadLetter":
+			out.Values[i] = ec._DeadLetterActionResult_deadLetter(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._DeadLetterActionResult_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._DeadLetterActionResult_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "newOrderId":
+			out.Values[i] = ec._DeadLetterActionResult_newOrderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "auditId":
+			out.Values[i] = ec._DeadLetterActionResult_auditId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -10936,6 +15422,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "replayDeadLetter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replayDeadLetter(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discardDeadLetter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_discardDeadLetter(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "seckillVoucher":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_seckillVoucher(ctx, field)
@@ -10946,6 +15446,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "seckillToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_seckillToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "buyVoucher":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_buyVoucher(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10974,6 +15481,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "redeemOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_redeemOrder(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rateShop":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rateShop(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -11027,6 +15541,325 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateVoucher":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateVoucher(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setVoucherOnSale":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setVoucherOnSale(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var operatorAuditImplementors = []string{"OperatorAudit"}
+
+func (ec *executionContext) _OperatorAudit(ctx context.Context, sel ast.SelectionSet, obj *ent.OperatorAudit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, operatorAuditImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OperatorAudit")
+		case "id":
+			out.Values[i] = ec._OperatorAudit_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actor":
+			out.Values[i] = ec._OperatorAudit_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._OperatorAudit_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._OperatorAudit_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shopId":
+			out.Values[i] = ec._OperatorAudit_shopId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "voucherId":
+			out.Values[i] = ec._OperatorAudit_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderId":
+			out.Values[i] = ec._OperatorAudit_orderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userId":
+			out.Values[i] = ec._OperatorAudit_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deadLetterId":
+			out.Values[i] = ec._OperatorAudit_deadLetterId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._OperatorAudit_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._OperatorAudit_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "newOrderId":
+			out.Values[i] = ec._OperatorAudit_newOrderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var operatorAuditConnectionImplementors = []string{"OperatorAuditConnection"}
+
+func (ec *executionContext) _OperatorAuditConnection(ctx context.Context, sel ast.SelectionSet, obj *audit.Page) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, operatorAuditConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OperatorAuditConnection")
+		case "edges":
+			out.Values[i] = ec._OperatorAuditConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OperatorAuditConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var operatorAuditEdgeImplementors = []string{"OperatorAuditEdge"}
+
+func (ec *executionContext) _OperatorAuditEdge(ctx context.Context, sel ast.SelectionSet, obj *audit.Edge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, operatorAuditEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OperatorAuditEdge")
+		case "cursor":
+			out.Values[i] = ec._OperatorAuditEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._OperatorAuditEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderPaymentImplementors = []string{"OrderPayment"}
+
+func (ec *executionContext) _OrderPayment(ctx context.Context, sel ast.SelectionSet, obj *order.Payment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderPaymentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderPayment")
+		case "attempt":
+			out.Values[i] = ec._OrderPayment_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._OrderPayment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._OrderPayment_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payType":
+			out.Values[i] = ec._OrderPayment_payType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payUrl":
+			out.Values[i] = ec._OrderPayment_payUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "providerTxnId":
+			out.Values[i] = ec._OrderPayment_providerTxnId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refundAmount":
+			out.Values[i] = ec._OrderPayment_refundAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTime":
+			out.Values[i] = ec._OrderPayment_createTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paidTime":
+			out.Values[i] = ec._OrderPayment_paidTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refundTime":
+			out.Values[i] = ec._OrderPayment_refundTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderStatusCountImplementors = []string{"OrderStatusCount"}
+
+func (ec *executionContext) _OrderStatusCount(ctx context.Context, sel ast.SelectionSet, obj *seckill.StatusCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderStatusCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderStatusCount")
+		case "status":
+			out.Values[i] = ec._OrderStatusCount_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._OrderStatusCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11050,7 +15883,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 
 var pageInfoImplementors = []string{"PageInfo"}
 
-func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *entgql.PageInfo[int64]) graphql.Marshaler {
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *page.Info) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11187,6 +16020,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "shopAreas":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_shopAreas(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "shopTypes":
 			field := field
 
@@ -11263,6 +16118,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_blogsByUser(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "blogsByShop":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_blogsByShop(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -11385,6 +16262,116 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "viewerIsAdmin":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_viewerIsAdmin(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "operatorAudit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_operatorAudit(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "deadLetters":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_deadLetters(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "saleNumbers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_saleNumbers(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "shopOrders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_shopOrders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "order":
 			field := field
 
@@ -11417,6 +16404,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_myOrders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "reviewsByShop":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_reviewsByShop(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -11517,6 +16526,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "seckillTokenRequired":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_seckillTokenRequired(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "operatorVouchers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_operatorVouchers(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -11530,6 +16583,329 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var rejectReasonCountImplementors = []string{"RejectReasonCount"}
+
+func (ec *executionContext) _RejectReasonCount(ctx context.Context, sel ast.SelectionSet, obj *seckill.ReasonCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, rejectReasonCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RejectReasonCount")
+		case "reason":
+			out.Values[i] = ec._RejectReasonCount_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._RejectReasonCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewImplementors = []string{"Review"}
+
+func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *review.Review) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Review")
+		case "id":
+			out.Values[i] = ec._Review_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stars":
+			out.Values[i] = ec._Review_stars(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blog":
+			out.Values[i] = ec._Review_blog(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewConnectionImplementors = []string{"ReviewConnection"}
+
+func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *review.Page) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewConnection")
+		case "edges":
+			out.Values[i] = ec._ReviewConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ReviewConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewEdgeImplementors = []string{"ReviewEdge"}
+
+func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *review.Edge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewEdge")
+		case "cursor":
+			out.Values[i] = ec._ReviewEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ReviewEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var saleNumbersImplementors = []string{"SaleNumbers"}
+
+func (ec *executionContext) _SaleNumbers(ctx context.Context, sel ast.SelectionSet, obj *seckill.Numbers) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, saleNumbersImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SaleNumbers")
+		case "voucherId":
+			out.Values[i] = ec._SaleNumbers_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redisStock":
+			out.Values[i] = ec._SaleNumbers_redisStock(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mysqlStock":
+			out.Values[i] = ec._SaleNumbers_mysqlStock(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "admitted":
+			out.Values[i] = ec._SaleNumbers_admitted(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pending":
+			out.Values[i] = ec._SaleNumbers_pending(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "persisted":
+			out.Values[i] = ec._SaleNumbers_persisted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._SaleNumbers_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rejectedTotal":
+			out.Values[i] = ec._SaleNumbers_rejectedTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rejected":
+			out.Values[i] = ec._SaleNumbers_rejected(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deadLetters":
+			out.Values[i] = ec._SaleNumbers_deadLetters(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "beginTime":
+			out.Values[i] = ec._SaleNumbers_beginTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endTime":
+			out.Values[i] = ec._SaleNumbers_endTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._SaleNumbers_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var saleUpdateImplementors = []string{"SaleUpdate"}
+
+func (ec *executionContext) _SaleUpdate(ctx context.Context, sel ast.SelectionSet, obj *stockwatch.Sale) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, saleUpdateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SaleUpdate")
+		case "voucherId":
+			out.Values[i] = ec._SaleUpdate_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stock":
+			out.Values[i] = ec._SaleUpdate_stock(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._SaleUpdate_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -11830,6 +17206,11 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "distance":
+			out.Values[i] = ec._Shop_distance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "uvToday":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -11838,7 +17219,45 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Shop_distance(ctx, field, obj)
+				res = ec._Shop_uvToday(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "bestVoucher":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Shop_bestVoucher(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -11867,7 +17286,7 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "uvToday":
+		case "viewerRating":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -11876,8 +17295,8 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Shop_uvToday(ctx, field, obj)
-				if res == graphql.Null {
+				res = ec._Shop_viewerRating(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -11966,7 +17385,7 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 
 var shopConnectionImplementors = []string{"ShopConnection"}
 
-func (ec *executionContext) _ShopConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ShopConnection) graphql.Marshaler {
+func (ec *executionContext) _ShopConnection(ctx context.Context, sel ast.SelectionSet, obj *shop.Page) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, shopConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12009,7 +17428,7 @@ func (ec *executionContext) _ShopConnection(ctx context.Context, sel ast.Selecti
 
 var shopEdgeImplementors = []string{"ShopEdge"}
 
-func (ec *executionContext) _ShopEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ShopEdge) graphql.Marshaler {
+func (ec *executionContext) _ShopEdge(ctx context.Context, sel ast.SelectionSet, obj *shop.Edge) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, shopEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12115,6 +17534,11 @@ func (ec *executionContext) _SignInStatus(ctx context.Context, sel ast.Selection
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SignInStatus")
+		case "today":
+			out.Values[i] = ec._SignInStatus_today(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "signedToday":
 			out.Values[i] = ec._SignInStatus_signedToday(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -12180,6 +17604,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_blogComments(ctx, fields[0])
 	case "orderUpdates":
 		return ec._Subscription_orderUpdates(ctx, fields[0])
+	case "saleUpdates":
+		return ec._Subscription_saleUpdates(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -12208,10 +17634,43 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "icon":
-			out.Values[i] = ec._User_icon(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_icon(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "info":
 			field := field
 
@@ -12484,20 +17943,86 @@ func (ec *executionContext) _UserInfo(ctx context.Context, sel ast.SelectionSet,
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UserInfo")
 		case "city":
-			out.Values[i] = ec._UserInfo_city(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UserInfo_city(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "introduce":
 			out.Values[i] = ec._UserInfo_introduce(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "gender":
-			out.Values[i] = ec._UserInfo_gender(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._UserInfo_gender(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "birthday":
 			field := field
 
@@ -12761,6 +18286,82 @@ func (ec *executionContext) _Voucher(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "perUserLimit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_perUserLimit(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "maxQuantity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_maxQuantity(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12880,6 +18481,44 @@ func (ec *executionContext) _VoucherOrder(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "quantity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VoucherOrder_quantity(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "payType":
 			out.Values[i] = ec._VoucherOrder_payType(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -12986,6 +18625,44 @@ func (ec *executionContext) _VoucherOrder(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "payment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VoucherOrder_payment(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13009,7 +18686,7 @@ func (ec *executionContext) _VoucherOrder(ctx context.Context, sel ast.Selection
 
 var voucherOrderConnectionImplementors = []string{"VoucherOrderConnection"}
 
-func (ec *executionContext) _VoucherOrderConnection(ctx context.Context, sel ast.SelectionSet, obj *order.Connection) graphql.Marshaler {
+func (ec *executionContext) _VoucherOrderConnection(ctx context.Context, sel ast.SelectionSet, obj *order.Page) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, voucherOrderConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -13069,6 +18746,64 @@ func (ec *executionContext) _VoucherOrderEdge(ctx context.Context, sel ast.Selec
 			}
 		case "node":
 			out.Values[i] = ec._VoucherOrderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var voucherTagImplementors = []string{"VoucherTag"}
+
+func (ec *executionContext) _VoucherTag(ctx context.Context, sel ast.SelectionSet, obj *shop.VoucherTag) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voucherTagImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoucherTag")
+		case "voucherId":
+			out.Values[i] = ec._VoucherTag_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._VoucherTag_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payValue":
+			out.Values[i] = ec._VoucherTag_payValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actualValue":
+			out.Values[i] = ec._VoucherTag_actualValue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flashSale":
+			out.Values[i] = ec._VoucherTag_flashSale(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13535,6 +19270,16 @@ func (ec *executionContext) marshalNBlogEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋint
 	return ret
 }
 
+func (ec *executionContext) unmarshalNBlogOrder2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐBlogOrder(ctx context.Context, v any) (enum.BlogOrder, error) {
+	var res enum.BlogOrder
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBlogOrder2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐBlogOrder(ctx context.Context, sel ast.SelectionSet, v enum.BlogOrder) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13606,6 +19351,46 @@ func (ec *executionContext) unmarshalNCreateVoucherInput2githubᚗcomᚋhmdpᚋh
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDeadLetter2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetter(ctx context.Context, sel ast.SelectionSet, v seckill.DeadLetter) graphql.Marshaler {
+	return ec._DeadLetter(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDeadLetter2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetterᚄ(ctx context.Context, sel ast.SelectionSet, v []*seckill.DeadLetter) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDeadLetter2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetter(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDeadLetter2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐDeadLetter(ctx context.Context, sel ast.SelectionSet, v *seckill.DeadLetter) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeadLetter(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDeadLetterActionResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐActionResult(ctx context.Context, sel ast.SelectionSet, v *seckill.ActionResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeadLetterActionResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -13636,6 +19421,35 @@ func (ec *executionContext) marshalNID2int64(ctx context.Context, sel ast.Select
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕint64ᚄ(ctx context.Context, v any) ([]int64, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int64, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2int64(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕint64ᚄ(ctx context.Context, sel ast.SelectionSet, v []int64) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2int64(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -13699,6 +19513,56 @@ func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.S
 	return ret
 }
 
+func (ec *executionContext) unmarshalNOperatorAction2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOperatorAction(ctx context.Context, v any) (enum.OperatorAction, error) {
+	var res enum.OperatorAction
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOperatorAction2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOperatorAction(ctx context.Context, sel ast.SelectionSet, v enum.OperatorAction) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNOperatorAudit2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐOperatorAudit(ctx context.Context, sel ast.SelectionSet, v *ent.OperatorAudit) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OperatorAudit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOperatorAuditConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐPage(ctx context.Context, sel ast.SelectionSet, v *audit.Page) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OperatorAuditConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOperatorAuditEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐEdge(ctx context.Context, sel ast.SelectionSet, v audit.Edge) graphql.Marshaler {
+	return ec._OperatorAuditEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOperatorAuditEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []audit.Edge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOperatorAuditEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋauditᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOrderStatus(ctx context.Context, v any) (enum.OrderStatus, error) {
 	var res enum.OrderStatus
 	err := res.UnmarshalGQL(v)
@@ -13709,7 +19573,27 @@ func (ec *executionContext) marshalNOrderStatus2githubᚗcomᚋhmdpᚋhmdpᚋent
 	return v
 }
 
-func (ec *executionContext) marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v entgql.PageInfo[int64]) graphql.Marshaler {
+func (ec *executionContext) marshalNOrderStatusCount2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐStatusCount(ctx context.Context, sel ast.SelectionSet, v seckill.StatusCount) graphql.Marshaler {
+	return ec._OrderStatusCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOrderStatusCount2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐStatusCountᚄ(ctx context.Context, sel ast.SelectionSet, v []seckill.StatusCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOrderStatusCount2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐStatusCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐInfo(ctx context.Context, sel ast.SelectionSet, v page.Info) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
 }
 
@@ -13721,6 +19605,116 @@ func (ec *executionContext) unmarshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋent�
 
 func (ec *executionContext) marshalNPayType2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPayType(ctx context.Context, sel ast.SelectionSet, v enum.PayType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNPaymentStatus2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPaymentStatus(ctx context.Context, v any) (enum.PaymentStatus, error) {
+	var res enum.PaymentStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentStatus2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPaymentStatus(ctx context.Context, sel ast.SelectionSet, v enum.PaymentStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNRejectReasonCount2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐReasonCount(ctx context.Context, sel ast.SelectionSet, v seckill.ReasonCount) graphql.Marshaler {
+	return ec._RejectReasonCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRejectReasonCount2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐReasonCountᚄ(ctx context.Context, sel ast.SelectionSet, v []seckill.ReasonCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRejectReasonCount2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐReasonCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReview2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐReview(ctx context.Context, sel ast.SelectionSet, v *review.Review) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Review(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐPage(ctx context.Context, sel ast.SelectionSet, v *review.Page) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReviewConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐEdge(ctx context.Context, sel ast.SelectionSet, v review.Edge) graphql.Marshaler {
+	return ec._ReviewEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReviewEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []review.Edge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReviewEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNReviewOrder2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐOrder(ctx context.Context, v any) (review.Order, error) {
+	var res review.Order
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReviewOrder2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋreviewᚐOrder(ctx context.Context, sel ast.SelectionSet, v review.Order) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSaleNumbers2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋseckillᚐNumbers(ctx context.Context, sel ast.SelectionSet, v *seckill.Numbers) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SaleNumbers(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSaleState2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐSaleState(ctx context.Context, v any) (enum.SaleState, error) {
+	var res enum.SaleState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSaleState2githubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐSaleState(ctx context.Context, sel ast.SelectionSet, v enum.SaleState) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSaleUpdate2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋstockwatchᚐSale(ctx context.Context, sel ast.SelectionSet, v *stockwatch.Sale) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SaleUpdate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSeckillResult2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐSeckillResult(ctx context.Context, sel ast.SelectionSet, v *order.SeckillResult) graphql.Marshaler {
@@ -13753,7 +19747,7 @@ func (ec *executionContext) marshalNShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐS
 	return ec._Shop(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ShopConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐPage(ctx context.Context, sel ast.SelectionSet, v *shop.Page) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13763,11 +19757,15 @@ func (ec *executionContext) marshalNShopConnection2ᚖgithubᚗcomᚋhmdpᚋhmdp
 	return ec._ShopConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNShopEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ShopEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNShopEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐEdge(ctx context.Context, sel ast.SelectionSet, v shop.Edge) graphql.Marshaler {
+	return ec._ShopEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNShopEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []shop.Edge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNShopEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopEdge(ctx, sel, v[i])
+		return ec.marshalNShopEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13777,16 +19775,6 @@ func (ec *executionContext) marshalNShopEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋ
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNShopEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ShopEdge) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ShopEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNShopType2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐShopTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ShopType) graphql.Marshaler {
@@ -13825,13 +19813,13 @@ func (ec *executionContext) marshalNSignInStatus2ᚖgithubᚗcomᚋhmdpᚋhmdp�
 	return ec._SignInStatus(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int64], error) {
-	var res entgql.Cursor[int64]
+func (ec *executionContext) unmarshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx context.Context, v any) (page.Cursor, error) {
+	var res page.Cursor
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNString2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int64]) graphql.Marshaler {
+func (ec *executionContext) marshalNString2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx context.Context, sel ast.SelectionSet, v page.Cursor) graphql.Marshaler {
 	return v
 }
 
@@ -13925,6 +19913,11 @@ func (ec *executionContext) unmarshalNUpdateProfileInput2githubᚗcomᚋhmdpᚋh
 
 func (ec *executionContext) unmarshalNUpdateShopInput2githubᚗcomᚋhmdpᚋhmdpᚋgraphᚋmodelᚐUpdateShopInput(ctx context.Context, v any) (model.UpdateShopInput, error) {
 	res, err := ec.unmarshalInputUpdateShopInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateVoucherInput2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐUpdateInput(ctx context.Context, v any) (voucher.UpdateInput, error) {
+	res, err := ec.unmarshalInputUpdateVoucherInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -14036,7 +20029,7 @@ func (ec *executionContext) marshalNVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdp�
 	return ec._VoucherOrder(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐConnection(ctx context.Context, sel ast.SelectionSet, v *order.Connection) graphql.Marshaler {
+func (ec *executionContext) marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPage(ctx context.Context, sel ast.SelectionSet, v *order.Page) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14046,11 +20039,15 @@ func (ec *executionContext) marshalNVoucherOrderConnection2ᚖgithubᚗcomᚋhmd
 	return ec._VoucherOrderConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNVoucherOrderEdge2ᚕᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*order.Edge) graphql.Marshaler {
+func (ec *executionContext) marshalNVoucherOrderEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx context.Context, sel ast.SelectionSet, v order.Edge) graphql.Marshaler {
+	return ec._VoucherOrderEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVoucherOrderEdge2ᚕgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []order.Edge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNVoucherOrderEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx, sel, v[i])
+		return ec.marshalNVoucherOrderEdge2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -14060,16 +20057,6 @@ func (ec *executionContext) marshalNVoucherOrderEdge2ᚕᚖgithubᚗcomᚋhmdp�
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNVoucherOrderEdge2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐEdge(ctx context.Context, sel ast.SelectionSet, v *order.Edge) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._VoucherOrderEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNVoucherStatus2githubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐStatus(ctx context.Context, v any) (voucher.Status, error) {
@@ -14335,18 +20322,6 @@ func (ec *executionContext) marshalOID2ᚖint64(ctx context.Context, sel ast.Sel
 	return res
 }
 
-func (ec *executionContext) unmarshalOInt2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalInt(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalOInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
-	_ = sel
-	_ = ctx
-	res := graphql.MarshalInt(v)
-	return res
-}
-
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -14363,6 +20338,47 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚖint64(ctx context.Context, v any) (*int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt64(*v)
+	return res
+}
+
+func (ec *executionContext) marshalOOrderPayment2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋorderᚐPayment(ctx context.Context, sel ast.SelectionSet, v *order.Payment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderPayment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOrderStatus(ctx context.Context, v any) (*enum.OrderStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.OrderStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderStatus2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v *enum.OrderStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOPayType2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐPayType(ctx context.Context, v any) (*enum.PayType, error) {
@@ -14401,6 +20417,30 @@ func (ec *executionContext) marshalOShop2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐS
 		return graphql.Null
 	}
 	return ec._Shop(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOShopFilter2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐFilter(ctx context.Context, v any) (*shop.Filter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputShopFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOShopSort2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐShopSort(ctx context.Context, v any) (*enum.ShopSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(enum.ShopSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOShopSort2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚋschemaᚋenumᚐShopSort(ctx context.Context, sel ast.SelectionSet, v *enum.ShopSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
@@ -14450,16 +20490,16 @@ func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
-func (ec *executionContext) unmarshalOString2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int64], error) {
+func (ec *executionContext) unmarshalOString2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx context.Context, v any) (*page.Cursor, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(entgql.Cursor[int64])
+	var res = new(page.Cursor)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOString2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v *entgql.Cursor[int64]) graphql.Marshaler {
+func (ec *executionContext) marshalOString2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋpageᚐCursor(ctx context.Context, sel ast.SelectionSet, v *page.Cursor) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -14502,6 +20542,14 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	return res
 }
 
+func (ec *executionContext) unmarshalOUpdateSeckillInput2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋvoucherᚐUpdateSeckillInput(ctx context.Context, v any) (*voucher.UpdateSeckillInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputUpdateSeckillInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -14521,6 +20569,13 @@ func (ec *executionContext) marshalOVoucherOrder2ᚖgithubᚗcomᚋhmdpᚋhmdp�
 		return graphql.Null
 	}
 	return ec._VoucherOrder(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOVoucherTag2ᚖgithubᚗcomᚋhmdpᚋhmdpᚋinternalᚋshopᚐVoucherTag(ctx context.Context, sel ast.SelectionSet, v *shop.VoucherTag) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._VoucherTag(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -27,6 +27,11 @@ func (r *mutationResolver) SeckillToken(ctx context.Context, voucherID int64) (*
 	return r.OrderService.SeckillToken(ctx, auth.ViewerFrom(ctx).UserID, voucherID)
 }
 
+// BuyVoucher is the resolver for the buyVoucher field.
+func (r *mutationResolver) BuyVoucher(ctx context.Context, voucherID int64, quantity int) (*order.Order, error) {
+	return r.OrderService.BuyVoucher(ctx, auth.ViewerFrom(ctx).UserID, voucherID, quantity)
+}
+
 // PayOrder is the resolver for the payOrder field.
 func (r *mutationResolver) PayOrder(ctx context.Context, orderID int64, payType enum.PayType) (*order.Order, error) {
 	return r.OrderService.Pay(ctx, auth.ViewerFrom(ctx).UserID, orderID, payType)
@@ -53,8 +58,8 @@ func (r *queryResolver) Order(ctx context.Context, id int64) (*order.Order, erro
 }
 
 // MyOrders is the resolver for the myOrders field.
-func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string) (*order.Connection, error) {
-	return r.OrderService.Mine(ctx, auth.ViewerFrom(ctx).UserID, first, after)
+func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string, shopID *int64) (*order.Page, error) {
+	return r.OrderService.Mine(ctx, auth.ViewerFrom(ctx).UserID, first, after, shopID)
 }
 
 // OrderUpdates is the resolver for the orderUpdates field.
@@ -72,6 +77,11 @@ func (r *voucherOrderResolver) User(ctx context.Context, obj *order.Order) (*ent
 	return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, obj.UserID))
 }
 
+// Quantity is the resolver for the quantity field.
+func (r *voucherOrderResolver) Quantity(ctx context.Context, obj *order.Order) (int, error) {
+	return r.OrderService.Quantity(ctx, obj)
+}
+
 // CancelReason is the resolver for the cancelReason field.
 func (r *voucherOrderResolver) CancelReason(ctx context.Context, obj *order.Order) (*enum.CancelReason, error) {
 	return r.OrderService.CancelReason(ctx, obj)
@@ -80,6 +90,11 @@ func (r *voucherOrderResolver) CancelReason(ctx context.Context, obj *order.Orde
 // PayDeadline is the resolver for the payDeadline field.
 func (r *voucherOrderResolver) PayDeadline(ctx context.Context, obj *order.Order) (*time.Time, error) {
 	return new(r.OrderService.Deadline(obj.ID)), nil
+}
+
+// Payment is the resolver for the payment field.
+func (r *voucherOrderResolver) Payment(ctx context.Context, obj *order.Order) (*order.Payment, error) {
+	return r.OrderService.Payment(ctx, obj)
 }
 
 // VoucherOrder returns VoucherOrderResolver implementation.

@@ -13,9 +13,11 @@ import (
 	"github.com/hmdp/hmdp/internal/image"
 	"github.com/hmdp/hmdp/internal/like"
 	"github.com/hmdp/hmdp/internal/order"
+	"github.com/hmdp/hmdp/internal/review"
 	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/shop"
 	"github.com/hmdp/hmdp/internal/signin"
+	"github.com/hmdp/hmdp/internal/stockwatch"
 	"github.com/hmdp/hmdp/internal/user"
 	"github.com/hmdp/hmdp/internal/voucher"
 )
@@ -45,4 +47,8 @@ type Resolver struct {
 
 	// CommentService is blog comments (with their own per-response loaders).
 	CommentService *comment.Service
+	// SaleWatch follows flash sales' live stock for saleUpdates.
+	SaleWatch *stockwatch.Watcher
+	// ReviewService is shop ratings and reviews.
+	ReviewService *review.Service
 }

@@ -9,7 +9,9 @@ import (
 	"context"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/graph/model"
+	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/shop"
 )
@@ -30,13 +32,18 @@ func (r *queryResolver) Shop(ctx context.Context, id int64) (*ent.Shop, error) {
 }
 
 // Shops is the resolver for the shops field.
-func (r *queryResolver) Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string) (*ent.ShopConnection, error) {
-	return r.ShopService.ByType(ctx, typeID, geoInput(near), first, after)
+func (r *queryResolver) Shops(ctx context.Context, typeID int64, near *model.GeoInput, first *int, after *string, sort *enum.ShopSort, filter *shop.Filter) (*shop.Page, error) {
+	return r.ShopService.Discover(ctx, typeID, geoInput(near), sort, filter, first, after)
 }
 
 // SearchShops is the resolver for the searchShops field.
-func (r *queryResolver) SearchShops(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error) {
-	return r.ShopService.Search(ctx, name, first, after)
+func (r *queryResolver) SearchShops(ctx context.Context, name string, first *int, after *string) (*shop.Page, error) {
+	return r.ShopService.Search(ctx, name, auth.ClientIP(ctx), first, after)
+}
+
+// ShopAreas is the resolver for the shopAreas field.
+func (r *queryResolver) ShopAreas(ctx context.Context, typeID int64) ([]string, error) {
+	return r.ShopService.Areas(ctx, typeID)
 }
 
 // ShopTypes is the resolver for the shopTypes field.
@@ -51,17 +58,22 @@ func (r *shopResolver) Type(ctx context.Context, obj *ent.Shop) (*ent.ShopType, 
 
 // Images is the resolver for the images field.
 func (r *shopResolver) Images(ctx context.Context, obj *ent.Shop) ([]string, error) {
-	return shop.Images(obj), nil
-}
-
-// Distance is the resolver for the distance field.
-func (r *shopResolver) Distance(ctx context.Context, obj *ent.Shop) (*float64, error) {
-	return shop.Distance(enclosingShopEdge(ctx, obj)), nil
+	return shownImages(shop.Images(obj)), nil
 }
 
 // UvToday is the resolver for the uvToday field.
 func (r *shopResolver) UvToday(ctx context.Context, obj *ent.Shop) (int, error) {
 	return r.dataloaders(ctx).UVToday.Load(ctx, obj.ID)
+}
+
+// BestVoucher is the resolver for the bestVoucher field.
+func (r *shopResolver) BestVoucher(ctx context.Context, obj *ent.Shop) (*shop.VoucherTag, error) {
+	return shop.BestVoucher(r.dataloaders(ctx).ShopVouchers.Load(ctx, obj.ID))
+}
+
+// ViewerRating is the resolver for the viewerRating field.
+func (r *shopResolver) ViewerRating(ctx context.Context, obj *ent.Shop) (*int, error) {
+	return r.viewerRating(ctx, obj.ID)
 }
 
 // Mutation returns MutationResolver implementation.

@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/pubsub"
 )
@@ -72,7 +73,7 @@ func subscriptionEnded(ctx context.Context) func(error) {
 		if end.err == nil {
 			end.err = &gqlerror.Error{
 				Message:    err.Error(),
-				Extensions: map[string]any{"code": "SUBSCRIPTION_CLOSED", "reason": reason},
+				Extensions: map[string]any{"code": string(apperr.SubscriptionClosed), "reason": reason},
 			}
 		}
 	}

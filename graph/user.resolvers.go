@@ -7,11 +7,9 @@ package graph
 
 import (
 	"context"
-	"time"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/graph/model"
-	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/dataloader"
 	"github.com/hmdp/hmdp/internal/user"
@@ -24,48 +22,22 @@ func (r *mutationResolver) SendCode(ctx context.Context, phone string) (bool, er
 
 // Login is the resolver for the login field.
 func (r *mutationResolver) Login(ctx context.Context, phone string, code *string, password *string) (*model.AuthPayload, error) {
-	switch {
-	case code != nil && password == nil:
-		return authPayload(r.AuthService.LoginWithCode(ctx, phone, *code))
-	case password != nil && code == nil:
-		return authPayload(r.AuthService.LoginWithPassword(ctx, phone, *password, auth.ClientIP(ctx)))
-	}
-	return nil, apperr.BadInput("code", "give either code or password")
+	return authPayload(r.AuthService.Login(ctx, phone, code, password))
 }
 
 // Logout is the resolver for the logout field.
 func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
-	v := auth.ViewerFrom(ctx)
-	if v == nil {
-		return false, nil // no live session: an unknown token is already anonymous
-	}
-	return r.AuthService.Logout(ctx, v.Token)
+	return r.AuthService.Logout(ctx, auth.ViewerFrom(ctx))
 }
 
 // UpdateProfile is the resolver for the updateProfile field.
 func (r *mutationResolver) UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*ent.User, error) {
-	v := auth.ViewerFrom(ctx)
-	if err := authorizePasswordChange(ctx, r.AuthService, v, input); err != nil {
-		return nil, err
-	}
-	u, err := r.UserService.UpdateProfile(ctx, v.UserID, user.Profile(input))
-	if err != nil {
-		return nil, err
-	}
-	if input.Password != nil {
-		if _, err := r.AuthService.EndOtherSessions(ctx, v); err != nil {
-			return nil, err
-		}
-	}
-	return u, r.AuthService.RefreshSession(ctx, v, u)
+	return r.UserService.UpdateProfile(ctx, auth.ViewerFrom(ctx), user.Profile(input))
 }
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*ent.User, error) {
-	if v := auth.ViewerFrom(ctx); v != nil {
-		return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, v.UserID))
-	}
-	return nil, nil
+	return r.dataloaders(ctx).Me(ctx)
 }
 
 // User is the resolver for the user field.
@@ -73,17 +45,29 @@ func (r *queryResolver) User(ctx context.Context, id int64) (*ent.User, error) {
 	return dataloader.OrNil(r.dataloaders(ctx).Users.Load(ctx, id))
 }
 
+// Icon is the resolver for the icon field.
+func (r *userResolver) Icon(ctx context.Context, obj *ent.User) (string, error) {
+	return shownIcon(obj.Icon), nil
+}
+
 // Info is the resolver for the info field.
 func (r *userResolver) Info(ctx context.Context, obj *ent.User) (*ent.UserInfo, error) {
 	return dataloader.OrNil(r.dataloaders(ctx).UserInfos.Load(ctx, obj.ID))
 }
 
+// City is the resolver for the city field.
+func (r *userInfoResolver) City(ctx context.Context, obj *ent.UserInfo) (*string, error) {
+	return user.City(viewerID(ctx), obj), nil
+}
+
+// Gender is the resolver for the gender field.
+func (r *userInfoResolver) Gender(ctx context.Context, obj *ent.UserInfo) (*int, error) {
+	return user.Gender(viewerID(ctx), obj), nil
+}
+
 // Birthday is the resolver for the birthday field.
 func (r *userInfoResolver) Birthday(ctx context.Context, obj *ent.UserInfo) (*string, error) {
-	if obj.Birthday == nil {
-		return nil, nil
-	}
-	return new(obj.Birthday.Format(time.DateOnly)), nil
+	return user.Birthday(viewerID(ctx), obj), nil
 }
 
 // User returns UserResolver implementation.

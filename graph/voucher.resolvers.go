@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/internal/stockwatch"
 	"github.com/hmdp/hmdp/internal/voucher"
 )
 
@@ -17,9 +18,29 @@ func (r *mutationResolver) CreateVoucher(ctx context.Context, input voucher.Crea
 	return r.VoucherService.Create(ctx, input)
 }
 
+// UpdateVoucher is the resolver for the updateVoucher field.
+func (r *mutationResolver) UpdateVoucher(ctx context.Context, id int64, input voucher.UpdateInput) (*ent.Voucher, error) {
+	return r.VoucherService.Update(ctx, id, input)
+}
+
+// SetVoucherOnSale is the resolver for the setVoucherOnSale field.
+func (r *mutationResolver) SetVoucherOnSale(ctx context.Context, id int64, onSale bool) (*ent.Voucher, error) {
+	return r.VoucherService.SetOnSale(ctx, id, onSale)
+}
+
 // Vouchers is the resolver for the vouchers field.
 func (r *queryResolver) Vouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error) {
 	return r.dataloaders(ctx).ShopVouchers.Load(ctx, shopID)
+}
+
+// SeckillTokenRequired is the resolver for the seckillTokenRequired field.
+func (r *queryResolver) SeckillTokenRequired(ctx context.Context) (bool, error) {
+	return r.SeckillService.TokenRequired(), nil
+}
+
+// OperatorVouchers is the resolver for the operatorVouchers field.
+func (r *queryResolver) OperatorVouchers(ctx context.Context, shopID int64) ([]*ent.Voucher, error) {
+	return r.VoucherService.AllOfShop(ctx, shopID)
 }
 
 // Vouchers is the resolver for the vouchers field.
@@ -27,9 +48,14 @@ func (r *shopResolver) Vouchers(ctx context.Context, obj *ent.Shop) ([]*ent.Vouc
 	return r.dataloaders(ctx).ShopVouchers.Load(ctx, obj.ID)
 }
 
+// SaleUpdates is the resolver for the saleUpdates field.
+func (r *subscriptionResolver) SaleUpdates(ctx context.Context, ids []int64) (<-chan *stockwatch.Sale, error) {
+	return r.SaleWatch.Subscribe(ctx, ids)
+}
+
 // Shop is the resolver for the shop field.
 func (r *voucherResolver) Shop(ctx context.Context, obj *ent.Voucher) (*ent.Shop, error) {
-	return r.shopOf(ctx, obj.ShopID)
+	return r.dataloaders(ctx).Shop(ctx, obj.ShopID)
 }
 
 // Type is the resolver for the type field.
@@ -39,12 +65,22 @@ func (r *voucherResolver) Type(ctx context.Context, obj *ent.Voucher) (voucher.T
 
 // Status is the resolver for the status field.
 func (r *voucherResolver) Status(ctx context.Context, obj *ent.Voucher) (voucher.Status, error) {
-	return r.voucherStatus(ctx, obj)
+	return r.dataloaders(ctx).VoucherStatus(ctx, obj)
 }
 
 // Seckill is the resolver for the seckill field.
 func (r *voucherResolver) Seckill(ctx context.Context, obj *ent.Voucher) (*ent.SeckillVoucher, error) {
-	return r.saleOf(ctx, obj)
+	return r.dataloaders(ctx).Sale(ctx, obj)
+}
+
+// PerUserLimit is the resolver for the perUserLimit field.
+func (r *voucherResolver) PerUserLimit(ctx context.Context, obj *ent.Voucher) (*int, error) {
+	return r.perUserLimit(ctx, obj)
+}
+
+// MaxQuantity is the resolver for the maxQuantity field.
+func (r *voucherResolver) MaxQuantity(ctx context.Context, obj *ent.Voucher) (int, error) {
+	return r.maxQuantity(ctx, obj)
 }
 
 // Voucher returns VoucherResolver implementation.

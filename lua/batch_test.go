@@ -76,7 +76,7 @@ func TestBatcherSharesRoundTrips(t *testing.T) {
 // A Redis that lost its scripts answers NOSCRIPT; the batch loads the script
 // and sends those calls again, and each runs exactly once.
 func TestBatcherReloadsScript(t *testing.T) {
-	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+	testenv.ForEachOwnRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
 		ctx := context.Background()
 		key := rb.Key("{reload}")
 		b := NewBatcher(rb.Client, incr, BatchOptions{})
@@ -144,7 +144,7 @@ var double = redis.NewScript(`return 2 * redis.call('INCR', KEYS[1])`)
 // SCRIPT FLUSH each script is loaded again and every call still gets its own
 // answer.
 func TestBatcherMixesScriptsAndCommands(t *testing.T) {
-	testenv.ForEachRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
+	testenv.ForEachOwnRedis(t, func(t *testing.T, rb testenv.RedisBackend) {
 		ctx := context.Background()
 		b := NewBatcher(rb.Client, nil, BatchOptions{})
 		a, d, p := rb.Key("{a}"), rb.Key("{d}"), rb.Key("{p}")

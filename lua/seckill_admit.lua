@@ -7,6 +7,9 @@
 -- interval ms and ARGV[5] burst of the per-user limit (burst 0: no limit).
 -- With an anti-bot token (seckill_token.lua): KEYS[5] the user's token key
 -- and ARGV[6] the token, used up by this attempt whatever its answer.
+-- ARGV[7], when given (ARGV[6] then "" without a token), is the attempt's
+-- W3C traceparent: the entry carries it as field "tp" to the batch that
+-- persists it (internal/seckill/trace.go).
 -- Returns 0 accepted, 1 not started, 2 ended, 3 out of stock, 4 already
 -- ordered, 6 token not valid (wrong, used or expired), -1 sale state missing
 -- (the caller rebuilds it from MySQL), or {5, retry after ms} when the
@@ -47,5 +50,9 @@ if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 4 end
 if tonumber(s[1]) <= 0 then return 3 end
 redis.call('HINCRBY', KEYS[1], 'stock', -1)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('XADD', KEYS[3], '*', 'order', ARGV[2], 'user', ARGV[1], 'voucher', ARGV[3])
+if ARGV[7] then
+  redis.call('XADD', KEYS[3], '*', 'order', ARGV[2], 'user', ARGV[1], 'voucher', ARGV[3], 'tp', ARGV[7])
+else
+  redis.call('XADD', KEYS[3], '*', 'order', ARGV[2], 'user', ARGV[1], 'voucher', ARGV[3])
+end
 return 0

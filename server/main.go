@@ -4,6 +4,10 @@
 //	go run ./server seed       # migrate the configured database and load the demo data
 //	go run ./server seed-sessions -n 100000 -first 15000000000 -out tokens.txt
 //	                           # log that many phones in (as a login code does) for load tests
+//	go run ./server reconcile [-dry-run] [-sale ID]
+//	                           # compare the Redis copies with MySQL once, repair what is safe
+//	go run ./server deadletters list|replay|discard [-sale ID] [-id ID] [-as NAME]
+//	                           # dead-lettered flash-sale orders: list them, or act on one
 //	HMDP_MYSQL_DSN=... HMDP_REDIS_ADDR=... go run ./server
 package main
 
@@ -17,6 +21,8 @@ import (
 	"syscall"
 
 	"github.com/hmdp/hmdp/internal/app"
+	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/reconcile"
 )
 
 func main() {
@@ -27,7 +33,13 @@ func main() {
 	if len(args) > 0 && args[0] == "seed-sessions" {
 		args, cmd = seedSessions(args[1:])
 	}
-	cfg, err := app.LoadConfig(args, os.Getenv)
+	if len(args) > 0 && args[0] == "reconcile" {
+		args, cmd = reconcileCmd(args[1:])
+	}
+	if len(args) > 0 && args[0] == "deadletters" {
+		args, cmd = deadLettersCmd(args[1:])
+	}
+	cfg, err := config.Load(args, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "config:", err)
 		os.Exit(2)
@@ -45,7 +57,7 @@ func main() {
 
 // seedSessions reads the seed-sessions flags (the rest are the server's
 // settings) and returns the command that writes the tokens.
-func seedSessions(args []string) ([]string, func(context.Context, app.Config, *slog.Logger) error) {
+func seedSessions(args []string) ([]string, func(context.Context, config.Config, *slog.Logger) error) {
 	fs := flag.NewFlagSet("seed-sessions", flag.ExitOnError)
 	var seed app.SessionSeed
 	fs.IntVar(&seed.Count, "n", 1000, "sessions (distinct users) to make")
@@ -53,7 +65,7 @@ func seedSessions(args []string) ([]string, func(context.Context, app.Config, *s
 	fs.IntVar(&seed.Workers, "workers", 32, "logins at once")
 	outPath := fs.String("out", "tokens.txt", `file to write "token phone" lines to`)
 	_ = fs.Parse(args)
-	return fs.Args(), func(ctx context.Context, cfg app.Config, log *slog.Logger) error {
+	return fs.Args(), func(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		f, err := os.Create(*outPath)
 		if err != nil {
 			return err
@@ -63,5 +75,36 @@ func seedSessions(args []string) ([]string, func(context.Context, app.Config, *s
 			return err
 		}
 		return f.Close()
+	}
+}
+
+// reconcileCmd reads the reconcile flags (the rest are the server's settings).
+func reconcileCmd(args []string) ([]string, func(context.Context, config.Config, *slog.Logger) error) {
+	fs := flag.NewFlagSet("reconcile", flag.ExitOnError)
+	var opt reconcile.Options
+	fs.BoolVar(&opt.DryRun, "dry-run", false, "report the differences, repair nothing")
+	fs.Int64Var(&opt.Sale, "sale", 0, "compare only this flash sale (voucher id), and no other copies")
+	_ = fs.Parse(args)
+	return fs.Args(), func(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+		return app.Reconcile(ctx, cfg, log, opt, os.Stdout)
+	}
+}
+
+// deadLettersCmd reads the deadletters action and flags.
+func deadLettersCmd(args []string) ([]string, func(context.Context, config.Config, *slog.Logger) error) {
+	var c app.DeadLetterCommand
+	if len(args) > 0 {
+		c.Action, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("deadletters "+c.Action, flag.ExitOnError)
+	fs.Int64Var(&c.Sale, "sale", 0, "the flash sale (voucher id); list: 0 for every sale with dead letters")
+	fs.StringVar(&c.ID, "id", "", "replay, discard: the dead letter's id (from list)")
+	fs.StringVar(&c.After, "after", "", "list: start after this dead letter id")
+	fs.IntVar(&c.Limit, "limit", 100, "list: dead letters per sale")
+	as := fs.String("as", os.Getenv("USER"), "who acts, recorded in the audit row as cli:<name>")
+	_ = fs.Parse(args)
+	c.Actor = "cli:" + *as
+	return fs.Args(), func(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+		return app.DeadLetters(ctx, cfg, log, c, os.Stdout)
 	}
 }

@@ -24,7 +24,7 @@ func TestShippedBinaryStartsWithSmallStacks(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "hmdp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	for _, tc := range []struct{ given, want string }{
@@ -44,7 +44,7 @@ func TestShippedBinaryStartsWithSmallStacks(t *testing.T) {
 			}
 			// Embedded back ends, any free port: the process just has to run.
 			env = append(env, "HMDP_ADDR=127.0.0.1:0", "HMDP_DATA_DIR="+t.TempDir(), "HMDP_SEED=false")
-			cmd := exec.Command(bin)
+			cmd := exec.CommandContext(t.Context(), bin)
 			cmd.Env = env
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

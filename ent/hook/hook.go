@@ -93,6 +93,18 @@ func (f ImageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ImageMutation", m)
 }
 
+// The OperatorAuditFunc type is an adapter to allow the use of ordinary
+// function as OperatorAudit mutator.
+type OperatorAuditFunc func(context.Context, *ent.OperatorAuditMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OperatorAuditFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OperatorAuditMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OperatorAuditMutation", m)
+}
+
 // The OrderFunc type is an adapter to allow the use of ordinary
 // function as Order mutator.
 type OrderFunc func(context.Context, *ent.OrderMutation) (ent.Value, error)
@@ -117,6 +129,18 @@ func (f OrderCancelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderCancelMutation", m)
 }
 
+// The OrderQuantityFunc type is an adapter to allow the use of ordinary
+// function as OrderQuantity mutator.
+type OrderQuantityFunc func(context.Context, *ent.OrderQuantityMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OrderQuantityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OrderQuantityMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderQuantityMutation", m)
+}
+
 // The OutboxFunc type is an adapter to allow the use of ordinary
 // function as Outbox mutator.
 type OutboxFunc func(context.Context, *ent.OutboxMutation) (ent.Value, error)
@@ -127,6 +151,30 @@ func (f OutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OutboxMutation", m)
+}
+
+// The PayAttemptFunc type is an adapter to allow the use of ordinary
+// function as PayAttempt mutator.
+type PayAttemptFunc func(context.Context, *ent.PayAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PayAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PayAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PayAttemptMutation", m)
+}
+
+// The PaymentFunc type is an adapter to allow the use of ordinary
+// function as Payment mutator.
+type PaymentFunc func(context.Context, *ent.PaymentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentMutation", m)
 }
 
 // The SeckillVoucherFunc type is an adapter to allow the use of ordinary
@@ -151,6 +199,42 @@ func (f ShopFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopMutation", m)
+}
+
+// The ShopRatingFunc type is an adapter to allow the use of ordinary
+// function as ShopRating mutator.
+type ShopRatingFunc func(context.Context, *ent.ShopRatingMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShopRatingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShopRatingMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopRatingMutation", m)
+}
+
+// The ShopScoreFunc type is an adapter to allow the use of ordinary
+// function as ShopScore mutator.
+type ShopScoreFunc func(context.Context, *ent.ShopScoreMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShopScoreFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShopScoreMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopScoreMutation", m)
+}
+
+// The ShopSearchFunc type is an adapter to allow the use of ordinary
+// function as ShopSearch mutator.
+type ShopSearchFunc func(context.Context, *ent.ShopSearchMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShopSearchFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShopSearchMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopSearchMutation", m)
 }
 
 // The ShopTypeFunc type is an adapter to allow the use of ordinary
@@ -211,6 +295,18 @@ func (f VoucherFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VoucherMutation", m)
+}
+
+// The VoucherLimitFunc type is an adapter to allow the use of ordinary
+// function as VoucherLimit mutator.
+type VoucherLimitFunc func(context.Context, *ent.VoucherLimitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VoucherLimitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VoucherLimitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VoucherLimitMutation", m)
 }
 
 // Condition is a hook condition function.

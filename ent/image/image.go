@@ -19,6 +19,8 @@ const (
 	FieldCreateTime = "create_time"
 	// FieldAttached holds the string denoting the attached field in the database.
 	FieldAttached = "attached"
+	// FieldSize holds the string denoting the size field in the database.
+	FieldSize = "size"
 	// Table holds the table name of the image in the database.
 	Table = "hmdp_image"
 )
@@ -29,6 +31,7 @@ var Columns = []string{
 	FieldUserID,
 	FieldCreateTime,
 	FieldAttached,
+	FieldSize,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -46,6 +49,10 @@ var (
 	DefaultCreateTime func() time.Time
 	// DefaultAttached holds the default value on creation for the "attached" field.
 	DefaultAttached bool
+	// DefaultSize holds the default value on creation for the "size" field.
+	DefaultSize int64
+	// SizeValidator is a validator for the "size" field. It is called by the builders before save.
+	SizeValidator func(int64) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -71,4 +78,9 @@ func ByCreateTime(opts ...sql.OrderTermOption) OrderOption {
 // ByAttached orders the results by the attached field.
 func ByAttached(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAttached, opts...).ToFunc()
+}
+
+// BySize orders the results by the size field.
+func BySize(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSize, opts...).ToFunc()
 }

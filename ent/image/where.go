@@ -79,6 +79,11 @@ func Attached(v bool) predicate.Image {
 	return predicate.Image(sql.FieldEQ(FieldAttached, v))
 }
 
+// Size applies equality check predicate on the "size" field. It's identical to SizeEQ.
+func Size(v int64) predicate.Image {
+	return predicate.Image(sql.FieldEQ(FieldSize, v))
+}
+
 // UserIDEQ applies the EQ predicate on the "user_id" field.
 func UserIDEQ(v int64) predicate.Image {
 	return predicate.Image(sql.FieldEQ(FieldUserID, v))
@@ -167,6 +172,46 @@ func AttachedEQ(v bool) predicate.Image {
 // AttachedNEQ applies the NEQ predicate on the "attached" field.
 func AttachedNEQ(v bool) predicate.Image {
 	return predicate.Image(sql.FieldNEQ(FieldAttached, v))
+}
+
+// SizeEQ applies the EQ predicate on the "size" field.
+func SizeEQ(v int64) predicate.Image {
+	return predicate.Image(sql.FieldEQ(FieldSize, v))
+}
+
+// SizeNEQ applies the NEQ predicate on the "size" field.
+func SizeNEQ(v int64) predicate.Image {
+	return predicate.Image(sql.FieldNEQ(FieldSize, v))
+}
+
+// SizeIn applies the In predicate on the "size" field.
+func SizeIn(vs ...int64) predicate.Image {
+	return predicate.Image(sql.FieldIn(FieldSize, vs...))
+}
+
+// SizeNotIn applies the NotIn predicate on the "size" field.
+func SizeNotIn(vs ...int64) predicate.Image {
+	return predicate.Image(sql.FieldNotIn(FieldSize, vs...))
+}
+
+// SizeGT applies the GT predicate on the "size" field.
+func SizeGT(v int64) predicate.Image {
+	return predicate.Image(sql.FieldGT(FieldSize, v))
+}
+
+// SizeGTE applies the GTE predicate on the "size" field.
+func SizeGTE(v int64) predicate.Image {
+	return predicate.Image(sql.FieldGTE(FieldSize, v))
+}
+
+// SizeLT applies the LT predicate on the "size" field.
+func SizeLT(v int64) predicate.Image {
+	return predicate.Image(sql.FieldLT(FieldSize, v))
+}
+
+// SizeLTE applies the LTE predicate on the "size" field.
+func SizeLTE(v int64) predicate.Image {
+	return predicate.Image(sql.FieldLTE(FieldSize, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -35,6 +35,18 @@ var (
 				OnDelete:   schema.NoAction,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idx_blog_shop",
+				Unique:  false,
+				Columns: []*schema.Column{TbBlogColumns[3], TbBlogColumns[0]},
+			},
+			{
+				Name:    "idx_blog_shop_liked",
+				Unique:  false,
+				Columns: []*schema.Column{TbBlogColumns[3], TbBlogColumns[7], TbBlogColumns[0]},
+			},
+		},
 	}
 	// TbBlogCommentsColumns holds the columns for the "tb_blog_comments" table.
 	TbBlogCommentsColumns = []*schema.Column{
@@ -174,6 +186,7 @@ var (
 		{Name: "user_id", Type: field.TypeInt64},
 		{Name: "create_time", Type: field.TypeTime},
 		{Name: "attached", Type: field.TypeBool, Default: false},
+		{Name: "size", Type: field.TypeInt64, Default: 0},
 	}
 	// HmdpImageTable holds the schema information for the "hmdp_image" table.
 	HmdpImageTable = &schema.Table{
@@ -190,6 +203,45 @@ var (
 				Name:    "image_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{HmdpImageColumns[1]},
+			},
+		},
+	}
+	// HmdpOperatorAuditColumns holds the columns for the "hmdp_operator_audit" table.
+	HmdpOperatorAuditColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "actor", Type: field.TypeString, Size: 64},
+		{Name: "action", Type: field.TypeInt, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "shop_id", Type: field.TypeInt64, Default: 0},
+		{Name: "dead_id", Type: field.TypeString, Size: 41},
+		{Name: "order_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "outcome", Type: field.TypeString, Size: 32},
+		{Name: "new_order_id", Type: field.TypeInt64, Default: 0},
+		{Name: "detail", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "create_time", Type: field.TypeTime},
+		{Name: "update_time", Type: field.TypeTime},
+	}
+	// HmdpOperatorAuditTable holds the schema information for the "hmdp_operator_audit" table.
+	HmdpOperatorAuditTable = &schema.Table{
+		Name:       "hmdp_operator_audit",
+		Columns:    HmdpOperatorAuditColumns,
+		PrimaryKey: []*schema.Column{HmdpOperatorAuditColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "operatoraudit_voucher_id_dead_id",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpOperatorAuditColumns[3], HmdpOperatorAuditColumns[5]},
+			},
+			{
+				Name:    "operatoraudit_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpOperatorAuditColumns[6]},
+			},
+			{
+				Name:    "operatoraudit_shop_id",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpOperatorAuditColumns[4]},
 			},
 		},
 	}
@@ -236,6 +288,17 @@ var (
 		Columns:    HmdpOrderCancelColumns,
 		PrimaryKey: []*schema.Column{HmdpOrderCancelColumns[0]},
 	}
+	// HmdpOrderQuantityColumns holds the columns for the "hmdp_order_quantity" table.
+	HmdpOrderQuantityColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64},
+		{Name: "quantity", Type: field.TypeInt},
+	}
+	// HmdpOrderQuantityTable holds the schema information for the "hmdp_order_quantity" table.
+	HmdpOrderQuantityTable = &schema.Table{
+		Name:       "hmdp_order_quantity",
+		Columns:    HmdpOrderQuantityColumns,
+		PrimaryKey: []*schema.Column{HmdpOrderQuantityColumns[0]},
+	}
 	// HmdpOutboxColumns holds the columns for the "hmdp_outbox" table.
 	HmdpOutboxColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -255,6 +318,67 @@ var (
 				Name:    "outbox_next_try",
 				Unique:  false,
 				Columns: []*schema.Column{HmdpOutboxColumns[4]},
+			},
+		},
+	}
+	// HmdpPayAttemptColumns holds the columns for the "hmdp_pay_attempt" table.
+	HmdpPayAttemptColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "order_id", Type: field.TypeInt64},
+		{Name: "attempt", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "pay_type", Type: field.TypeInt, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+		{Name: "status", Type: field.TypeInt, Default: 1, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+		{Name: "pay_url", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "provider_txn", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "refund_amount", Type: field.TypeInt64, Default: 0},
+		{Name: "create_time", Type: field.TypeTime},
+		{Name: "update_time", Type: field.TypeTime},
+		{Name: "paid_time", Type: field.TypeTime, Nullable: true},
+		{Name: "refund_time", Type: field.TypeTime, Nullable: true},
+	}
+	// HmdpPayAttemptTable holds the schema information for the "hmdp_pay_attempt" table.
+	HmdpPayAttemptTable = &schema.Table{
+		Name:       "hmdp_pay_attempt",
+		Columns:    HmdpPayAttemptColumns,
+		PrimaryKey: []*schema.Column{HmdpPayAttemptColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_pay_attempt_order",
+				Unique:  true,
+				Columns: []*schema.Column{HmdpPayAttemptColumns[1], HmdpPayAttemptColumns[2]},
+			},
+			{
+				Name:    "idx_pay_attempt_status",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpPayAttemptColumns[6], HmdpPayAttemptColumns[11]},
+			},
+		},
+	}
+	// HmdpPaymentColumns holds the columns for the "hmdp_payment" table.
+	HmdpPaymentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "order_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "pay_type", Type: field.TypeInt, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"PAID", "REFUNDED"}, Default: "PAID"},
+		{Name: "refund_amount", Type: field.TypeInt64, Default: 0},
+		{Name: "create_time", Type: field.TypeTime},
+		{Name: "refund_time", Type: field.TypeTime, Nullable: true},
+		{Name: "attempt_id", Type: field.TypeInt64, Default: 0},
+	}
+	// HmdpPaymentTable holds the schema information for the "hmdp_payment" table.
+	HmdpPaymentTable = &schema.Table{
+		Name:       "hmdp_payment",
+		Columns:    HmdpPaymentColumns,
+		PrimaryKey: []*schema.Column{HmdpPaymentColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_payment_order",
+				Unique:  true,
+				Columns: []*schema.Column{HmdpPaymentColumns[1]},
 			},
 		},
 	}
@@ -310,7 +434,104 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{TbShopColumns[14]},
 			},
+			{
+				Name:    "idx_shop_type_area",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[5]},
+			},
+			{
+				Name:    "idx_shop_type_score",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[12], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_area_score",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[5], TbShopColumns[12], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_sold",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[10], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_area_sold",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[5], TbShopColumns[10], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_comments",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[11], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_area_comments",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[5], TbShopColumns[11], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_avg_price",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[9], TbShopColumns[0]},
+			},
+			{
+				Name:    "idx_shop_type_area_avg_price",
+				Unique:  false,
+				Columns: []*schema.Column{TbShopColumns[14], TbShopColumns[5], TbShopColumns[9], TbShopColumns[0]},
+			},
 		},
+	}
+	// HmdpShopRatingColumns holds the columns for the "hmdp_shop_rating" table.
+	HmdpShopRatingColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "create_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "update_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "shop_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "stars", Type: field.TypeInt, SchemaType: map[string]string{"mysql": "tinyint(1) unsigned"}},
+	}
+	// HmdpShopRatingTable holds the schema information for the "hmdp_shop_rating" table.
+	HmdpShopRatingTable = &schema.Table{
+		Name:       "hmdp_shop_rating",
+		Columns:    HmdpShopRatingColumns,
+		PrimaryKey: []*schema.Column{HmdpShopRatingColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "uk_rating_shop_user",
+				Unique:  true,
+				Columns: []*schema.Column{HmdpShopRatingColumns[3], HmdpShopRatingColumns[4]},
+			},
+			{
+				Name:    "idx_rating_user",
+				Unique:  false,
+				Columns: []*schema.Column{HmdpShopRatingColumns[4]},
+			},
+		},
+	}
+	// HmdpShopScoreColumns holds the columns for the "hmdp_shop_score" table.
+	HmdpShopScoreColumns = []*schema.Column{
+		{Name: "shop_id", Type: field.TypeInt64},
+		{Name: "base_sum", Type: field.TypeInt64},
+		{Name: "base_count", Type: field.TypeInt},
+		{Name: "stars_sum", Type: field.TypeInt64, Default: 0},
+		{Name: "ratings", Type: field.TypeInt, Default: 0},
+	}
+	// HmdpShopScoreTable holds the schema information for the "hmdp_shop_score" table.
+	HmdpShopScoreTable = &schema.Table{
+		Name:       "hmdp_shop_score",
+		Columns:    HmdpShopScoreColumns,
+		PrimaryKey: []*schema.Column{HmdpShopScoreColumns[0]},
+	}
+	// HmdpShopSearchColumns holds the columns for the "hmdp_shop_search" table.
+	HmdpShopSearchColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "terms", Type: field.TypeString, Size: 2147483647},
+	}
+	// HmdpShopSearchTable holds the schema information for the "hmdp_shop_search" table.
+	HmdpShopSearchTable = &schema.Table{
+		Name:       "hmdp_shop_search",
+		Columns:    HmdpShopSearchColumns,
+		PrimaryKey: []*schema.Column{HmdpShopSearchColumns[0]},
 	}
 	// TbShopTypeColumns holds the columns for the "tb_shop_type" table.
 	TbShopTypeColumns = []*schema.Column{
@@ -420,6 +641,19 @@ var (
 			},
 		},
 	}
+	// HmdpVoucherLimitColumns holds the columns for the "hmdp_voucher_limit" table.
+	HmdpVoucherLimitColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64},
+		{Name: "create_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "update_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "timestamp"}},
+		{Name: "per_user", Type: field.TypeInt},
+	}
+	// HmdpVoucherLimitTable holds the schema information for the "hmdp_voucher_limit" table.
+	HmdpVoucherLimitTable = &schema.Table{
+		Name:       "hmdp_voucher_limit",
+		Columns:    HmdpVoucherLimitColumns,
+		PrimaryKey: []*schema.Column{HmdpVoucherLimitColumns[0]},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		TbBlogTable,
@@ -429,16 +663,24 @@ var (
 		HmdpCommentTextTable,
 		TbFollowTable,
 		HmdpImageTable,
+		HmdpOperatorAuditTable,
 		TbVoucherOrderTable,
 		HmdpOrderCancelTable,
+		HmdpOrderQuantityTable,
 		HmdpOutboxTable,
+		HmdpPayAttemptTable,
+		HmdpPaymentTable,
 		TbSeckillVoucherTable,
 		TbShopTable,
+		HmdpShopRatingTable,
+		HmdpShopScoreTable,
+		HmdpShopSearchTable,
 		TbShopTypeTable,
 		TbSignTable,
 		TbUserTable,
 		TbUserInfoTable,
 		TbVoucherTable,
+		HmdpVoucherLimitTable,
 	}
 )
 
@@ -465,14 +707,26 @@ func init() {
 	HmdpImageTable.Annotation = &entsql.Annotation{
 		Table: "hmdp_image",
 	}
+	HmdpOperatorAuditTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_operator_audit",
+	}
 	TbVoucherOrderTable.Annotation = &entsql.Annotation{
 		Table: "tb_voucher_order",
 	}
 	HmdpOrderCancelTable.Annotation = &entsql.Annotation{
 		Table: "hmdp_order_cancel",
 	}
+	HmdpOrderQuantityTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_order_quantity",
+	}
 	HmdpOutboxTable.Annotation = &entsql.Annotation{
 		Table: "hmdp_outbox",
+	}
+	HmdpPayAttemptTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_pay_attempt",
+	}
+	HmdpPaymentTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_payment",
 	}
 	TbSeckillVoucherTable.Annotation = &entsql.Annotation{
 		Table: "tb_seckill_voucher",
@@ -480,6 +734,15 @@ func init() {
 	TbShopTable.ForeignKeys[0].RefTable = TbShopTypeTable
 	TbShopTable.Annotation = &entsql.Annotation{
 		Table: "tb_shop",
+	}
+	HmdpShopRatingTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_shop_rating",
+	}
+	HmdpShopScoreTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_shop_score",
+	}
+	HmdpShopSearchTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_shop_search",
 	}
 	TbShopTypeTable.Annotation = &entsql.Annotation{
 		Table: "tb_shop_type",
@@ -496,5 +759,8 @@ func init() {
 	TbVoucherTable.ForeignKeys[0].RefTable = TbShopTable
 	TbVoucherTable.Annotation = &entsql.Annotation{
 		Table: "tb_voucher",
+	}
+	HmdpVoucherLimitTable.Annotation = &entsql.Annotation{
+		Table: "hmdp_voucher_limit",
 	}
 }

@@ -27,20 +27,41 @@ type Follow func(*sql.Selector)
 // Image is the predicate function for image builders.
 type Image func(*sql.Selector)
 
+// OperatorAudit is the predicate function for operatoraudit builders.
+type OperatorAudit func(*sql.Selector)
+
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 
 // OrderCancel is the predicate function for ordercancel builders.
 type OrderCancel func(*sql.Selector)
 
+// OrderQuantity is the predicate function for orderquantity builders.
+type OrderQuantity func(*sql.Selector)
+
 // Outbox is the predicate function for outbox builders.
 type Outbox func(*sql.Selector)
+
+// PayAttempt is the predicate function for payattempt builders.
+type PayAttempt func(*sql.Selector)
+
+// Payment is the predicate function for payment builders.
+type Payment func(*sql.Selector)
 
 // SeckillVoucher is the predicate function for seckillvoucher builders.
 type SeckillVoucher func(*sql.Selector)
 
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
+
+// ShopRating is the predicate function for shoprating builders.
+type ShopRating func(*sql.Selector)
+
+// ShopScore is the predicate function for shopscore builders.
+type ShopScore func(*sql.Selector)
+
+// ShopSearch is the predicate function for shopsearch builders.
+type ShopSearch func(*sql.Selector)
 
 // ShopType is the predicate function for shoptype builders.
 type ShopType func(*sql.Selector)
@@ -56,3 +77,6 @@ type UserInfo func(*sql.Selector)
 
 // Voucher is the predicate function for voucher builders.
 type Voucher func(*sql.Selector)
+
+// VoucherLimit is the predicate function for voucherlimit builders.
+type VoucherLimit func(*sql.Selector)

@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 
 	"github.com/hmdp/hmdp/ent/schema/maxlen"
 )
@@ -32,6 +33,15 @@ func (Blog) Fields() []ent.Field {
 		field.String("content").MaxRuneLen(maxlen.BlogContent).NotEmpty(),
 		field.Int("liked").Optional().Default(0),
 		field.Int("comments").Optional().Default(0),
+	}
+}
+
+// Indexes page a shop's blogs newest first and most liked first
+// (blogsByShop) without sorting them all.
+func (Blog) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("shop_id", "id").StorageKey("idx_blog_shop"),
+		index.Fields("shop_id", "liked", "id").StorageKey("idx_blog_shop_liked"),
 	}
 }
 

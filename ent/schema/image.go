@@ -3,7 +3,6 @@ package schema
 import (
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -16,9 +15,9 @@ import (
 // one. The id is the image's URL path ("/images/<32 hex>.png").
 type Image struct{ ent.Schema }
 
-// Annotations map Image to hmdp_image and keep it out of the GraphQL schema.
+// Annotations map Image to hmdp_image.
 func (Image) Annotations() []schema.Annotation {
-	return []schema.Annotation{entsql.Table("hmdp_image"), entgql.Skip()}
+	return []schema.Annotation{entsql.Table("hmdp_image")}
 }
 
 // Fields are the columns of hmdp_image.
@@ -30,6 +29,10 @@ func (Image) Fields() []ent.Field {
 		// Attached is set when a blog or profile first shows the image; the
 		// sweep looks only at images never attached.
 		field.Bool("attached").Default(false),
+		// Size is the file's length in bytes: a user's live uploads are
+		// their sizes summed, against the per-user quota. 0 on rows written
+		// before sizes were recorded, until the collector fills it in.
+		field.Int64("size").NonNegative().Default(0),
 	}
 }
 

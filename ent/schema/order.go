@@ -10,7 +10,7 @@ import (
 	"github.com/hmdp/hmdp/ent/schema/enum"
 )
 
-// Order is tb_voucher_order (named Order because entgql names the ordering type of Voucher "VoucherOrder"). The id comes from internal/idgen, not auto-increment.
+// Order is tb_voucher_order (GraphQL VoucherOrder, served by internal/order). The id comes from internal/idgen, not auto-increment.
 // Its coded columns, pay_type and status, are the named values of package enum.
 type Order struct{ ent.Schema }
 

@@ -3,7 +3,6 @@ package schema
 import (
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -17,10 +16,10 @@ import (
 // order's id; the row is written in the transaction that cancels the order.
 type OrderCancel struct{ ent.Schema }
 
-// Annotations map OrderCancel to hmdp_order_cancel and keep it out of the
-// GraphQL schema (VoucherOrder.cancelReason shows it).
+// Annotations map OrderCancel to hmdp_order_cancel (GraphQL shows it as
+// VoucherOrder.cancelReason).
 func (OrderCancel) Annotations() []schema.Annotation {
-	return []schema.Annotation{entsql.Table("hmdp_order_cancel"), entgql.Skip()}
+	return []schema.Annotation{entsql.Table("hmdp_order_cancel")}
 }
 
 // Fields are the columns of hmdp_order_cancel.

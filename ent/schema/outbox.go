@@ -3,7 +3,6 @@ package schema
 import (
 	"time"
 
-	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -19,9 +18,9 @@ import (
 // so a failed delete or a crash between commit and delete is repaired.
 type Outbox struct{ ent.Schema }
 
-// Annotations map Outbox to hmdp_outbox and keep it out of the GraphQL schema.
+// Annotations map Outbox to hmdp_outbox.
 func (Outbox) Annotations() []schema.Annotation {
-	return []schema.Annotation{entsql.Table("hmdp_outbox"), entgql.Skip()}
+	return []schema.Annotation{entsql.Table("hmdp_outbox")}
 }
 
 // Fields are the columns of hmdp_outbox.

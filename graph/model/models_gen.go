@@ -19,6 +19,8 @@ type CreateBlogInput struct {
 	// at most 9 paths returned by uploadImage
 	Images []string `json:"images,omitempty"`
 	ShopID *int64   `json:"shopId,omitempty"`
+	// 1 to 5: also rates the shop (as rateShop does, in the same transaction); needs shopId
+	Stars *int `json:"stars,omitempty"`
 }
 
 type CreateShopInput struct {
@@ -48,23 +50,26 @@ type Subscription struct {
 }
 
 type UpdateProfileInput struct {
-	// 1 to 32 characters, none of them control characters (line breaks, tabs, escapes)
+	// 1 to 32 characters, none of them control characters (line breaks, tabs,
+	// escapes) or invisible format characters (direction overrides such as U+202E,
+	// zero-width characters; a zero-width joiner between emoji is allowed)
 	NickName *string `json:"nickName,omitempty"`
 	// a path returned by uploadImage, or "" for none
 	Icon *string `json:"icon,omitempty"`
-	// 8 to 72 bytes; enables login(phone, password)
+	// 8 to 72 bytes; enables login(phone, password). Needs code (the first
+	// password) or currentPassword or code (a change).
 	Password  *string `json:"password,omitempty"`
 	City      *string `json:"city,omitempty"`
 	Introduce *string `json:"introduce,omitempty"`
 	Gender    *int    `json:"gender,omitempty"`
 	// YYYY-MM-DD
 	Birthday *string `json:"birthday,omitempty"`
-	// Changing an existing password needs the current one, or code. Setting the
-	// first password needs neither. A wrong one counts against the wrong-password
-	// limit of login.
+	// Changing an existing password needs the current one, or code. A wrong one
+	// counts against the wrong-password limit of login.
 	CurrentPassword *string `json:"currentPassword,omitempty"`
-	// Instead of currentPassword: a login code sent to the user's phone with
-	// sendCode (used up by this change).
+	// A fresh login code sent to the user's phone with sendCode (used up by this
+	// change): needed to set the first password, so a session alone (a stolen
+	// token) cannot set one; instead of currentPassword to change one.
 	Code *string `json:"code,omitempty"`
 }
 

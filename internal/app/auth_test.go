@@ -9,10 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 func TestLoginMeLogout(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		const phone = "13812345678"
@@ -68,6 +70,7 @@ func TestLoginMeLogout(t *testing.T) {
 }
 
 func TestWrongExpiredAndReusedCodes(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		login := func(phone, code string) gqlResponse {
@@ -138,6 +141,7 @@ func expire(t *testing.T, ts *testServer, key string, d time.Duration) {
 }
 
 func TestInvalidPhones(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	for _, p := range []string{
 		"15,12345678", "+8613800000000", "1380000000", "138000000000", "", " 13800000000",
@@ -157,6 +161,7 @@ func TestInvalidPhones(t *testing.T) {
 }
 
 func TestSendCodeRateLimits(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		const phone = "13700000000"
@@ -180,6 +185,7 @@ func TestSendCodeRateLimits(t *testing.T) {
 }
 
 func TestSendCodePerAddressLimit(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		// Thirty an hour from one client address (the test's 127.0.0.1), whatever the phone.
@@ -195,13 +201,15 @@ func TestSendCodePerAddressLimit(t *testing.T) {
 }
 
 func TestRateLimitsOff(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.RateLimits = false })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.RateLimits = false })
 	for range 3 {
 		ts.ok("", sendCodeMutation, map[string]any{"p": "13700000000"}, nil)
 	}
 }
 
 func TestSessionSlidesAndExpires(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		token := ts.login("13600000001")
@@ -228,6 +236,7 @@ func TestSessionSlidesAndExpires(t *testing.T) {
 }
 
 func TestUnknownTokenIsAnonymous(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	var me struct{ Me *struct{ ID string } }
 	ts.ok("0123456789abcdef0123456789abcdef", meQuery, nil, &me)
@@ -244,36 +253,37 @@ func TestUnknownTokenIsAnonymous(t *testing.T) {
 // Loading and sliding a session is one Redis round trip, and an instance
 // reuses a session it read for HMDP_SESSION_CACHE_TTL without asking again.
 func TestSessionRoundTrips(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		token := ts.login("13600000002")
 		ts.ok(token, meQuery, nil, nil) // loads the script on the server (EVALSHA, then EVAL on NOSCRIPT)
-		counter := &redisCounter{}
+		counter := requestRoundTrips()
 		ts.redis().AddHook(counter)
 		for range 5 {
 			ts.ok(token, meQuery, nil, nil)
 		}
-		if n := counter.n.Load(); n != 0 {
+		if n := counter.N(); n != 0 {
 			t.Fatalf("%d Redis round trips for 5 requests within the session cache TTL, want 0", n)
 		}
 		for range 5 {
 			ts.advance(ts.app.cfg.SessionCacheTTL + time.Millisecond)
 			ts.ok(token, meQuery, nil, nil)
 		}
-		if n := counter.n.Load(); n != 5 {
+		if n := counter.N(); n != 5 {
 			t.Fatalf("%d Redis round trips for 5 requests each after the TTL, want 5", n)
 		}
 	})
 	t.Run("off", func(t *testing.T) {
-		ts := startServer(t, "embedded", func(c *Config) { c.SessionCacheTTL = 0 })
+		ts := startServer(t, "embedded", func(c *config.Config) { c.SessionCacheTTL = 0 })
 		token := ts.login("13600000002")
 		ts.ok(token, meQuery, nil, nil)
-		counter := &redisCounter{}
+		counter := requestRoundTrips()
 		ts.redis().AddHook(counter)
 		for range 5 {
 			ts.ok(token, meQuery, nil, nil)
 		}
-		if n := counter.n.Load(); n != 5 {
+		if n := counter.N(); n != 5 {
 			t.Fatalf("%d Redis round trips for 5 requests, want 5", n)
 		}
 	})
@@ -283,6 +293,7 @@ func TestSessionRoundTrips(t *testing.T) {
 // logout or a new nickname on one reaches the other through the
 // announcement, not the TTL.
 func TestSessionChangesReachEveryInstance(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		if backend != "real" {
 			t.Skip("embedded servers each have their own Redis")
@@ -309,6 +320,7 @@ func TestSessionChangesReachEveryInstance(t *testing.T) {
 // logout is open to anonymous requests and says false when there was no
 // session: none sent, an unknown token, or one already logged out.
 func TestLogoutWithoutSession(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		var lo struct{ Logout bool }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -16,7 +17,7 @@ const benchClients = 50
 
 // benchServer starts a whole server for a benchmark: on the real back ends
 // when both are configured, else on the embedded ones.
-func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {
+func benchServer(b *testing.B, edit ...func(*config.Config)) (*App, string, *smsBox) {
 	b.Helper()
 	cfg := benchConfig(b)
 	for _, e := range edit {
@@ -27,14 +28,15 @@ func benchServer(b *testing.B, edit ...func(*Config)) (*App, string, *smsBox) {
 
 // benchConfig is a configuration on the real back ends when both are
 // configured, else on the embedded ones.
-func benchConfig(b *testing.B) Config {
+func benchConfig(b *testing.B) config.Config {
 	b.Helper()
-	cfg, err := LoadConfig(nil, func(string) string { return "" })
+	cfg, err := config.Load(nil, func(string) string { return "" })
 	if err != nil {
 		b.Fatal(err)
 	}
 	cfg.DataDir = b.TempDir()
 	cfg.Seed = true
+	cfg.WSMaxSocketsPerAddress = 1 << 20 // every client of the benchmarks is at 127.0.0.1
 	if testenv.RealMySQLDSN() != "" && testenv.RealRedisAddr() != "" {
 		cfg.MySQLDSN = testenv.NewMySQLDatabase(b)
 		r := testenv.NewRealRedis(b)
@@ -45,7 +47,7 @@ func benchConfig(b *testing.B) Config {
 }
 
 // benchApp starts a server with cfg behind an httptest server.
-func benchApp(b *testing.B, cfg Config) (*App, string, *smsBox) {
+func benchApp(b *testing.B, cfg config.Config) (*App, string, *smsBox) {
 	b.Helper()
 	sms := &smsBox{codes: map[string]string{}}
 	app, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), Options{Sender: sms})

@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -20,6 +21,7 @@ import (
 // server in ratios against go-redis (which works like this client).
 // HMDP_BENCH_CLIENT=net/http measures with net/http's client instead.
 type benchHTTP struct {
+	ctx   context.Context // the benchmark's: bounds the dials and requests
 	host  string
 	idle  chan *benchConn
 	std   *http.Client // when HMDP_BENCH_CLIENT=net/http
@@ -32,12 +34,12 @@ type benchConn struct {
 	bw *bufio.Writer
 }
 
-func newBenchHTTP(serverURL string, conns int) *benchHTTP {
+func newBenchHTTP(ctx context.Context, serverURL string, conns int) *benchHTTP {
 	u, err := url.Parse(serverURL)
 	if err != nil {
 		panic(err)
 	}
-	h := &benchHTTP{host: u.Host, idle: make(chan *benchConn, conns)}
+	h := &benchHTTP{ctx: ctx, host: u.Host, idle: make(chan *benchConn, conns)}
 	if os.Getenv("HMDP_BENCH_CLIENT") == "net/http" {
 		h.std = &http.Client{Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
 		h.stdTo = serverURL
@@ -55,7 +57,7 @@ func (h *benchHTTP) post(body []byte, headers ...string) (int, []byte, error) {
 	select {
 	case c = <-h.idle:
 	default:
-		nc, err := net.Dial("tcp", h.host)
+		nc, err := new(net.Dialer).DialContext(h.ctx, "tcp", h.host)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -92,7 +94,7 @@ func (h *benchHTTP) post(body []byte, headers ...string) (int, []byte, error) {
 }
 
 func (h *benchHTTP) postStd(body []byte, headers []string) (int, []byte, error) {
-	req, _ := http.NewRequest(http.MethodPost, h.stdTo+"/graphql", bytes.NewReader(body))
+	req, _ := http.NewRequestWithContext(h.ctx, http.MethodPost, h.stdTo+"/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])

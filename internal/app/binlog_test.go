@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // binlogConfig is a server on a fresh database of the binlog-writing primary
 // of scripts/mariadb-replication.sh and the real Redis, tailing the binlog.
-func binlogConfig(t *testing.T) (Config, *sql.DB) {
+func binlogConfig(t *testing.T) (config.Config, *sql.DB) {
 	t.Helper()
 	primary, _ := testenv.NewReplicatedDatabase(t)
 	if testenv.RealRedisAddr() == "" {
@@ -61,7 +62,7 @@ func TestBinlogInvalidatesEveryInstance(t *testing.T) {
 				t.Fatalf("already %q", to)
 			}
 		}
-		if _, err := db.Exec("UPDATE tb_shop SET name = ? WHERE id = 1", to); err != nil {
+		if _, err := db.ExecContext(t.Context(), "UPDATE tb_shop SET name = ? WHERE id = 1", to); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -108,7 +109,7 @@ func TestWithoutBinlogOutboxOnly(t *testing.T) {
 		}
 		defer db.Close()
 		var logBin int
-		if err := db.QueryRow("SELECT @@log_bin").Scan(&logBin); err != nil {
+		if err := db.QueryRowContext(t.Context(), "SELECT @@log_bin").Scan(&logBin); err != nil {
 			t.Fatal(err)
 		}
 		if logBin == 1 {
@@ -150,7 +151,7 @@ func TestBinlogSecondInvalidationAfterReplicaLag(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec("UPDATE tb_shop SET name = 'After the lag' WHERE id = 1"); err != nil {
+	if _, err := db.ExecContext(t.Context(), "UPDATE tb_shop SET name = 'After the lag' WHERE id = 1"); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond) // the first invalidation, then a miss served by the replica

@@ -5,26 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 )
-
-// HMDP_BLOG_RATE_LIMIT: default, value and refusals naming the variable.
-func TestConfigBlogRateLimit(t *testing.T) {
-	c, err := LoadConfig(nil, env(map[string]string{}))
-	if err != nil || c.BlogRateLimit != (ratelimit.Limit{Events: 20, Per: time.Hour}) {
-		t.Fatalf("default %v, %v", c.BlogRateLimit, err)
-	}
-	c, err = LoadConfig(nil, env(map[string]string{"HMDP_BLOG_RATE_LIMIT": "5/10m"}))
-	if err != nil || c.BlogRateLimit != (ratelimit.Limit{Events: 5, Per: 10 * time.Minute}) {
-		t.Fatalf("5/10m: %v, %v", c.BlogRateLimit, err)
-	}
-	for _, v := range []string{"5", "0/1h", "-1/1h", "x/1h", "5/soon", "5/500ms", "5000/1s", "5/1h/2"} {
-		if _, err := LoadConfig(nil, env(map[string]string{"HMDP_BLOG_RATE_LIMIT": v})); err == nil ||
-			err.Error()[:len("HMDP_BLOG_RATE_LIMIT")] != "HMDP_BLOG_RATE_LIMIT" {
-			t.Fatalf("%q: %v", v, err)
-		}
-	}
-}
 
 const createBlogMutation = `mutation($t: String!) { createBlog(input: {title: $t, content: "c"}) { id } }`
 
@@ -32,8 +15,9 @@ const createBlogMutation = `mutation($t: String!) { createBlog(input: {title: $t
 // retryAfterMs; invalid input costs nothing; other users are not affected;
 // the allowance comes back with time.
 func TestCreateBlogRateLimit(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
-		ts := startServer(t, backend, func(c *Config) { c.BlogRateLimit = ratelimit.Limit{Events: 3, Per: time.Hour} })
+		ts := startServer(t, backend, func(c *config.Config) { c.BlogRateLimit = ratelimit.Limit{Events: 3, Per: time.Hour} })
 		a, b := ts.login("13800000001"), ts.login("13800000002")
 		ts.fails(a, createBlogMutation, map[string]any{"t": " "}, "BAD_USER_INPUT")
 		for i := range 3 {

@@ -80,6 +80,7 @@ func (ts *testServer) newBlog(token, title string) string {
 }
 
 func TestCommentsOverGraphQL(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		owner, alice, bob := ts.login("13800000001"), ts.login("13800000002"), ts.login("13800000003")
@@ -182,6 +183,7 @@ func TestCommentsOverGraphQL(t *testing.T) {
 // comments answered costs the same number of SQL statements for 3 comments
 // as for 10.
 func TestCommentPageCostIsConstant(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		var sqlCount atomic.Int64
 		ts := startCounted(t, backend, &sqlCount)
@@ -236,6 +238,7 @@ const blogCommentsSubscription = `subscription($b: ID!) { blogComments(blogId: $
 // blogComments delivers a blog's new comments to subscribers on every
 // instance, and nothing of other blogs; an unknown blog is NOT_FOUND.
 func TestBlogCommentsAcrossInstances(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		a, b := twoInstances(t, backend)
 		author, reader := a.login("13800000001"), a.login("13800000002")

@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/go-sql-driver/mysql"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // The adapters turn the drivers' own lines into JSON log lines.
 func TestDriverLoggersWriteJSON(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, nil))
 	redisLogger{log}.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v\n", 5, "dial tcp: connection refused")
@@ -38,6 +39,7 @@ func TestDriverLoggersWriteJSON(t *testing.T) {
 // keeps writing JSON lines only: the drivers' own complaints are routed
 // through the structured logger.
 func TestProcessLogIsJSONWhenBackEndsFail(t *testing.T) {
+	t.Parallel()
 	bin := buildServer(t)
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := testConfig(t, backend)
@@ -46,16 +48,10 @@ func TestProcessLogIsJSONWhenBackEndsFail(t *testing.T) {
 			if len(cfg.RedisAddrs) > 1 {
 				t.Skip("a cluster cannot be proxied by one address")
 			}
-			rp := newProxy(t, cfg.RedisAddrs[0])
-			cfg.RedisAddrs = []string{rp.ln.Addr().String()}
-			dsn, err := mysql.ParseDSN(cfg.MySQLDSN)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mp := newProxy(t, dsn.Addr)
-			dsn.Addr = mp.ln.Addr().String()
-			cfg.MySQLDSN = dsn.FormatDSN()
-			cuts = append(cuts, rp.cut, mp.cut)
+			rp := testenv.NewProxy(t, cfg.RedisAddrs[0])
+			cfg.RedisAddrs = []string{rp.Addr()}
+			mp := mysqlThroughProxy(t, &cfg)
+			cuts = append(cuts, rp.Stop, mp.Stop)
 		} else {
 			mr := miniredis.RunT(t)
 			cfg.RedisAddrs = []string{mr.Addr()}
@@ -68,10 +64,10 @@ func TestProcessLogIsJSONWhenBackEndsFail(t *testing.T) {
 		var driverLines int
 		deadline := time.Now().Add(15 * time.Second)
 		for time.Now().Before(deadline) && driverLines == 0 {
-			if res, err := http.Get(p.url + "/readyz"); err == nil {
+			if res, err := httpGet(t.Context(), p.url+"/readyz"); err == nil {
 				res.Body.Close()
 			}
-			if res, err := http.Post(p.url+"/graphql", "application/json", strings.NewReader(`{"query":"{ shopTypes { name } }"}`)); err == nil {
+			if res, err := httpPost(t.Context(), p.url+"/graphql", "application/json", strings.NewReader(`{"query":"{ shopTypes { name } }"}`)); err == nil {
 				res.Body.Close()
 			}
 			drain := time.After(200 * time.Millisecond)

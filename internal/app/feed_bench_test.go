@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"runtime"
 	"slices"
@@ -22,6 +21,7 @@ import (
 )
 
 func benchLogin(b *testing.B, app *App, sms *smsBox, phone string) (string, int64) {
+	b.Helper()
 	ctx := context.Background()
 	if err := app.auth.SendCode(ctx, phone, "127.0.0.1"); err != nil {
 		b.Fatal(err)
@@ -226,7 +226,7 @@ func rssBytes(pid string) int64 {
 // scrape reads a server's /metrics: sample value by series (name{labels}).
 func scrape(b *testing.B, url string) map[string]float64 {
 	b.Helper()
-	resp, err := http.Get(url + "/metrics")
+	resp, err := httpGet(b.Context(), url+"/metrics")
 	if err != nil {
 		b.Fatal(err)
 	}

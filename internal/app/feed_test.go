@@ -7,15 +7,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
 // feed over GraphQL: newest first, paged by cursor, the same whether the
 // author is pushed or (above HMDP_FEED_PUSH_LIMIT) pulled.
 func TestFeedOverGraphQL(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
-		ts := startServer(t, backend, func(c *Config) { c.FeedPushLimit = 1 })
+		ts := startServer(t, backend, func(c *config.Config) { c.FeedPushLimit = 1 })
 		small, big := ts.login("13800000001"), ts.login("13800000002")
 		reader := ts.gql(ts.login("13800000003"))
 		other := ts.gql(ts.login("13800000004"))

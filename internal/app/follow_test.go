@@ -21,6 +21,7 @@ func (ts *testServer) userID(token string) string {
 }
 
 func TestFollows(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)
@@ -117,6 +118,7 @@ func TestFollows(t *testing.T) {
 }
 
 func TestSignInOverGraphQL(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)

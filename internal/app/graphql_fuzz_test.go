@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 // The GraphQL fuzz targets send arbitrary requests to the real handler, in
@@ -22,7 +24,7 @@ import (
 // every input gets as far as it can.
 func fuzzApp(f *testing.F) *App {
 	f.Helper()
-	cfg, err := LoadConfig(nil, func(string) string { return "" })
+	cfg, err := config.Load(nil, func(string) string { return "" })
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func FuzzGraphQLPost(f *testing.F) {
 	}
 	a := fuzzApp(f)
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
-		req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/graphql", bytes.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
 		req.Header.Set("GraphQL-Require-Preflight", "1")
 		serveFuzz(t, a, req)
@@ -120,7 +122,7 @@ func FuzzGraphQLGet(f *testing.F) {
 	}
 	a := fuzzApp(f)
 	f.Fuzz(func(t *testing.T, rawQuery string) {
-		req := httptest.NewRequest(http.MethodGet, "/graphql", http.NoBody)
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/graphql", http.NoBody)
 		req.URL.RawQuery = rawQuery
 		serveFuzz(t, a, req)
 	})
@@ -150,7 +152,7 @@ func FuzzGraphQLMultipart(f *testing.F) {
 		fw, _ := mw.CreateFormFile("0", "a.png")
 		_, _ = fw.Write(file)
 		_ = mw.Close()
-		req := httptest.NewRequest(http.MethodPost, "/graphql", &body)
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/graphql", &body)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		req.Header.Set("GraphQL-Require-Preflight", "1")
 		serveFuzz(t, a, req)

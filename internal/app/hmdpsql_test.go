@@ -12,6 +12,7 @@ import (
 // (which migrates) changes no original column and loses no row, and the API
 // serves the original data.
 func TestServerOnHmdpSQLDatabase(t *testing.T) {
+	t.Parallel()
 	if testenv.RealMySQLDSN() == "" {
 		t.Skip("HMDP_TEST_MYSQL_DSN not set: this test needs a real MariaDB/MySQL")
 	}

@@ -30,7 +30,7 @@ func (ts *testServer) rowCounts() map[string]int {
 // raw sends a request built by hand to the handler in process.
 func (ts *testServer) raw(method, contentType, query string, body []byte, token string) gqlResponse {
 	ts.t.Helper()
-	req, _ := http.NewRequest(method, ts.URL+"/graphql"+query, bytes.NewReader(body))
+	req, _ := http.NewRequestWithContext(ts.t.Context(), method, ts.URL+"/graphql"+query, bytes.NewReader(body))
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -43,7 +43,7 @@ func (ts *testServer) raw(method, contentType, query string, body []byte, token 
 
 func (ts *testServer) readyz() int {
 	ts.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/readyz", http.NoBody)
+	req, _ := http.NewRequestWithContext(ts.t.Context(), http.MethodGet, ts.URL+"/readyz", http.NoBody)
 	res, err := ts.inProcess().Do(req)
 	if err != nil {
 		ts.t.Fatal(err)
@@ -81,6 +81,7 @@ func gqlBody(query string, vars map[string]any) []byte {
 // for input errors, the field), writes nothing, and leaves the server ready.
 // Go's own error text never reaches the client.
 func TestHostileInput(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		user := ts.login("13500000051")

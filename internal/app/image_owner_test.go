@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -18,6 +19,7 @@ const (
 // profile icon) or delete it; someone else's image is refused with the
 // field named, and deleting it is NOT_FOUND like an unknown path.
 func TestImagesBelongToTheirUploader(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		alice, bob := ts.login("13800000011"), ts.login("13800000012")
@@ -55,8 +57,11 @@ func TestImagesBelongToTheirUploader(t *testing.T) {
 // still shows one), a replaced profile icon, and an upload never attached
 // within HMDP_IMAGE_SWEEP_AGE.
 func TestUnusedImagesAreRemoved(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
-		ts := startServer(t, backend, func(c *Config) { c.ImageSweepAge = 2 * time.Second })
+		// Long enough that the uploads below are attached before the sweep
+		// may take them on a loaded machine (at 2 s, under -race, it did).
+		ts := startServer(t, backend, func(c *config.Config) { c.ImageSweepAge = 8 * time.Second })
 		alice := ts.login("13800000013")
 		only, shared, icon1, icon2, spare := ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice)
 		var first struct{ CreateBlog struct{ ID string } }
@@ -71,7 +76,7 @@ func TestUnusedImagesAreRemoved(t *testing.T) {
 		if got := ts.imageStatus(only); got != http.StatusNotFound {
 			t.Fatalf("a deleted blog's image is served with %d", got)
 		}
-		testenv.Eventually(t, 10*time.Second, "the sweep of the never attached upload", func() bool {
+		testenv.Eventually(t, 30*time.Second, "the sweep of the never attached upload", func() bool {
 			return ts.imageStatus(spare) == http.StatusNotFound
 		})
 		for _, p := range []string{shared, icon2} {
@@ -89,7 +94,11 @@ func TestUnusedImagesAreRemoved(t *testing.T) {
 
 func (ts *testServer) imageStatus(path string) int {
 	ts.t.Helper()
-	resp, err := ts.inProcess().Get(ts.URL + path)
+	req, err := http.NewRequestWithContext(ts.t.Context(), http.MethodGet, ts.URL+path, http.NoBody)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	resp, err := ts.inProcess().Do(req)
 	if err != nil {
 		ts.t.Fatal(err)
 	}

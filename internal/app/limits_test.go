@@ -7,10 +7,13 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 func TestDepthLimit(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.MaxDepth = 2 })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.MaxDepth = 2 })
 	ts.ok("", `{ shop(id: "1") { name } }`, nil, nil) // depth 2
 	for _, q := range []string{
 		`{ shop(id: "1") { type { name } } }`,
@@ -27,14 +30,16 @@ func TestDepthLimit(t *testing.T) {
 }
 
 func TestDefaultDepthLimitIs12(t *testing.T) {
-	cfg, err := LoadConfig(nil, func(string) string { return "" })
+	t.Parallel()
+	cfg, err := config.Load(nil, func(string) string { return "" })
 	if err != nil || cfg.MaxDepth != 12 {
 		t.Fatalf("default max depth %d %v", cfg.MaxDepth, err)
 	}
 }
 
 func TestComplexityLimit(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.MaxComplexity = 5 })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.MaxComplexity = 5 })
 	ts.ok("", `{ shop(id: "1") { name x } }`, nil, nil)
 	e := ts.fails("", `{ shop(id: "1") { name x y address area sold comments } }`, nil, "COMPLEXITY_LIMIT_EXCEEDED")
 	if !strings.Contains(e.Message, "exceeds the limit of 5") {
@@ -43,9 +48,10 @@ func TestComplexityLimit(t *testing.T) {
 }
 
 func TestGETRunsQueriesOnly(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	get := func(q string) gqlResponse {
-		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/graphql?query="+url.QueryEscape(q), nil)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/graphql?query="+url.QueryEscape(q), nil)
 		return ts.send(req)
 	}
 	if r := get(`{ shopTypes { name } }`); len(r.Errors) > 0 || !strings.Contains(string(r.Data), "美食") {
@@ -60,9 +66,10 @@ func TestGETRunsQueriesOnly(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.MaxBodyBytes = 1024 })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.MaxBodyBytes = 1024 })
 	big := `{"query":"{ shopTypes { name } }","variables":{"pad":"` + strings.Repeat("x", 2048) + `"}}`
-	res, err := http.Post(ts.URL+"/graphql", "application/json", bytes.NewReader([]byte(big)))
+	res, err := httpPost(t.Context(), ts.URL+"/graphql", "application/json", bytes.NewReader([]byte(big)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +82,7 @@ func TestBodyLimit(t *testing.T) {
 
 // Internal failures reach the client as INTERNAL_SERVER_ERROR with no Go error text.
 func TestInternalErrorsAreHidden(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	ts.app.db.SQL.Close() // every query now fails inside database/sql
 	e := ts.fails("", `{ shop(id: "1") { name } }`, nil, "INTERNAL_SERVER_ERROR")
@@ -84,6 +92,7 @@ func TestInternalErrorsAreHidden(t *testing.T) {
 }
 
 func TestBadIDNamesTheArgument(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	e := ts.fails("", `{ user(id: "12a") { id } }`, nil, "BAD_USER_INPUT")
 	if e.Extensions["field"] != "id" {
@@ -92,7 +101,8 @@ func TestBadIDNamesTheArgument(t *testing.T) {
 }
 
 func TestIntrospectionSwitch(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.Introspection = false })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.Introspection = false })
 	if r := ts.do("", `{ __schema { queryType { name } } }`, nil); len(r.Errors) == 0 {
 		t.Fatal("introspection answered while switched off")
 	}
@@ -100,9 +110,10 @@ func TestIntrospectionSwitch(t *testing.T) {
 
 // A body without a declared length is cut at the limit while it is read.
 func TestBodyLimitChunked(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.MaxBodyBytes = 1024 })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.MaxBodyBytes = 1024 })
 	big := `{"query":"{ shopTypes { name } }","variables":{"pad":"` + strings.Repeat("x", 4096) + `"}}`
-	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/graphql", io.MultiReader(strings.NewReader(big)))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+"/graphql", io.MultiReader(strings.NewReader(big)))
 	req.Header.Set("Content-Type", "application/json")
 	r := ts.send(req)
 	if r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "request body too large") {

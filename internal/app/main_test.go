@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"testing"
@@ -16,6 +17,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(benchServeEnv) != "" {
 		os.Exit(serveForBenchmark())
 	}
+	// The drivers' loggers are process-wide, and setting them races with
+	// every DSN parsed meanwhile: set them once before any test starts a
+	// server (as Run does before it opens anything), not from whichever
+	// test first runs a command that routes them.
+	RouteDriverLogs(slog.Default())
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

@@ -31,6 +31,7 @@ func (c *wsClient) nextOrderEvent(id string) orderEvent {
 // A buyer subscribed on two instances (one per websocket subprotocol) sees each
 // status change of their order exactly once on each; another user sees none.
 func TestOrderUpdatesAcrossInstances(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
 		a := startSaleServer(t, backend, cfg, fastSeckill)
@@ -96,6 +97,7 @@ func TestOrderUpdatesAcrossInstances(t *testing.T) {
 }
 
 func TestOrderUpdatesNeedLogin(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, "embedded")
 	c, err := dialWS(t, ts.URL, "graphql-transport-ws", nil, nil)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 const setPassword = `mutation($in: UpdateProfileInput!) { updateProfile(input: $in) { id } }`
@@ -16,6 +18,22 @@ func wantInputError(t *testing.T, r gqlResponse, field string) {
 	}
 }
 
+// freshCode lets the per-phone gap between codes pass, sends phone a login
+// code and returns it.
+func (ts *testServer) freshCode(phone string) string {
+	ts.t.Helper()
+	ts.advance(61 * time.Second)
+	ts.ok("", sendCodeMutation, map[string]any{"p": phone}, nil)
+	return ts.sms.code(phone)
+}
+
+// setFirstPassword sets the first password of token's user, whose phone is
+// phone, with the fresh login code it needs.
+func (ts *testServer) setFirstPassword(token, phone, password string) {
+	ts.t.Helper()
+	ts.ok(token, setPassword, map[string]any{"in": map[string]any{"password": password, "code": ts.freshCode(phone)}}, nil)
+}
+
 // isLoggedIn reports whether token is a session on ts (me is not null).
 func (ts *testServer) isLoggedIn(token string) bool {
 	ts.t.Helper()
@@ -24,16 +42,18 @@ func (ts *testServer) isLoggedIn(token string) bool {
 	return out.Me != nil
 }
 
-// Setting the first password needs only the session; changing it needs the
+// Setting the first password needs a login code (see
+// TestAdversarialStolenSessionCannotSetFirstPassword); changing it needs the
 // current password (or a login code), and ends every other session of the
 // user on every instance, closing their websockets with 4403, while the
 // session that changed it stays.
 func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		a, b := twoInstances(t, backend)
 		const phone = "13500000041"
 		mine := a.login(phone)
-		a.ok(mine, setPassword, map[string]any{"in": map[string]any{"password": "first horse"}}, nil)
+		a.setFirstPassword(mine, phone, "first horse")
 
 		// A second session, by password on the other instance, with a
 		// socket on each instance; and a bystander of another user.
@@ -65,10 +85,13 @@ func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 
 		// With it: changed; the other session ends everywhere, at once.
 		a.ok(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": "first horse"}}, nil)
-		start := time.Now() // the change is done: the sockets close within a second of it
+		// The change is done: the sockets close (within milliseconds when the
+		// machine is idle; the bound leaves room for a loaded CI machine).
+		start := time.Now()
 		for _, c := range sockets {
-			expectSessionEnded(t, c, "feed", time.Second-time.Since(start))
+			expectSessionEnded(t, c, "feed", 10*time.Second-time.Since(start))
 		}
+		t.Logf("other sessions' sockets closed %v after the change", time.Since(start))
 		for _, s := range []*testServer{a, b} {
 			if s.isLoggedIn(other) {
 				t.Fatal("the other session is still logged in after the password change")
@@ -99,11 +122,12 @@ func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 // Wrong current passwords spend the wrong-password budget of the phone, as
 // wrong passwords at login do.
 func TestPasswordChangeWrongCurrentPasswordsAreLimited(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		const phone = "13500000043"
 		tok := ts.login(phone)
-		ts.ok(tok, setPassword, map[string]any{"in": map[string]any{"password": "first horse"}}, nil)
+		ts.setFirstPassword(tok, phone, "first horse")
 		for i := range 5 {
 			wantInputError(t, ts.do(tok, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": fmt.Sprint("wrong ", i)}}), "input.currentPassword")
 		}
@@ -121,7 +145,8 @@ func TestPasswordChangeWrongCurrentPasswordsAreLimited(t *testing.T) {
 
 // The user's list of sessions drops the sessions that ended, and expires.
 func TestUserSessionListIsPruned(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.RateLimits = false })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.RateLimits = false })
 	const phone = "13500000044"
 	first := ts.login(phone)
 	ts.ok(first, `mutation { logout }`, nil, nil)

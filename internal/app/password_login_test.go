@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 const passwordLogin = `mutation($p: String!, $pw: String!) { login(phone: $p, password: $pw) { token } }`
@@ -16,7 +18,7 @@ func TestPasswordLoginFailuresAreLimited(t *testing.T) {
 		ts := startServer(t, backend)
 		const phone = "13500000021"
 		tok := ts.login(phone)
-		ts.ok(tok, `mutation { updateProfile(input: {password: "correct horse"}) { id } }`, nil, nil)
+		ts.setFirstPassword(tok, phone, "correct horse")
 		login := func(p, pw string) gqlResponse {
 			return ts.do("", passwordLogin, map[string]any{"p": p, "pw": pw})
 		}
@@ -54,10 +56,10 @@ func TestPasswordLoginFailuresAreLimited(t *testing.T) {
 // An unknown phone costs a password check like a known one, so timing does
 // not reveal which phones have accounts.
 func TestPasswordLoginUnknownPhoneCostsTheSame(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.RateLimits = false })
+	ts := startServer(t, "embedded", func(c *config.Config) { c.RateLimits = false })
 	const phone = "13500000022"
 	tok := ts.login(phone)
-	ts.ok(tok, `mutation { updateProfile(input: {password: "correct horse"}) { id } }`, nil, nil)
+	ts.setFirstPassword(tok, phone, "correct horse")
 	timeOf := func(p string) time.Duration {
 		best := time.Hour
 		for range 3 {

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 // serverProcess is a server running in a process of its own: for tests that
@@ -49,7 +51,7 @@ func buildServer(t testing.TB) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "hmdp")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "../../server").CombinedOutput()
+		built.out, built.err = exec.CommandContext(t.Context(), "go", "build", "-o", built.bin, "../../server").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("build: %v\n%s", built.err, built.out)
@@ -59,22 +61,33 @@ func buildServer(t testing.TB) string {
 
 // processEnv is the environment that points a server process at cfg's back
 // ends (and data directory), without seeding, plus extra settings.
-func processEnv(cfg Config, extra ...string) []string {
+func processEnv(cfg config.Config, extra ...string) []string {
 	return append([]string{"HMDP_MYSQL_DSN=" + cfg.MySQLDSN, "HMDP_REDIS_ADDR=" + strings.Join(cfg.RedisAddrs, ","),
-		"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false"}, extra...)
+		"HMDP_REDIS_PREFIX=" + cfg.RedisPrefix, "HMDP_DATA_DIR=" + cfg.DataDir, "HMDP_SEED=false",
+		"HMDP_PAY_PUBLIC_KEY=" + testPayKey}, extra...)
 }
 
-// startProcess runs bin with env added to the environment on a free port and
+// testPayKey is a payment provider's public key for production
+// configurations (which refuse the sandbox's development key).
+const testPayKey = "jFgt1Uhuw8CYt9yHeGPuUYWWFvLt65hooGci4RQGnjQ="
+
+// startProcess runs bin with env added to the environment on a free port
+// (or env's HMDP_ADDR: a process restarted where the last one listened) and
 // returns once it is listening; cleanup kills it.
 func startProcess(t testing.TB, bin string, env []string) *serverProcess {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	addr := ""
+	for _, kv := range env {
+		if a, ok := strings.CutPrefix(kv, "HMDP_ADDR="); ok {
+			addr = a
+		}
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin)
+	if addr == "" {
+		addr = freeAddr(t)
+	}
+	// Not t.Context(): the cleanup below kills it, after the cleanups
+	// registered later, which may still use it.
+	cmd := exec.CommandContext(context.WithoutCancel(t.Context()), bin)
 	cmd.Env = append(append(os.Environ(), env...), "HMDP_ADDR="+addr)
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -143,7 +156,7 @@ const benchServeEnv = "HMDP_BENCH_SERVE"
 // the goroutines then to path.heap and path.stacks, and SIGUSR2 starts and
 // stops (logging "profiled") a CPU profile to path.cpu.
 func serveForBenchmark() int {
-	cfg, err := LoadConfig(nil, os.Getenv)
+	cfg, err := config.Load(nil, os.Getenv)
 	if err != nil {
 		os.Stderr.WriteString("config: " + err.Error() + "\n")
 		return 2
@@ -199,4 +212,15 @@ func profileCPU(path string, log *slog.Logger) {
 		f.Close()
 		log.Info("profiled")
 	}
+}
+
+// freeAddr is a loopback address nothing listens on now.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := new(net.ListenConfig).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -10,10 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 func TestConfigProductionMode(t *testing.T) {
-	dev, err := LoadConfig(nil, env(nil))
+	dev, err := config.Load(nil, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,11 +23,11 @@ func TestConfigProductionMode(t *testing.T) {
 		t.Fatalf("development defaults %+v", dev)
 	}
 	// Production refuses the log-only sender unless it is asked for by name.
-	_, err = LoadConfig(nil, env(map[string]string{"HMDP_ENV": "production"}))
+	_, err = config.Load(nil, env(map[string]string{"HMDP_ENV": "production"}))
 	if err == nil || !strings.HasPrefix(err.Error(), "HMDP_SMS_SENDER: ") || !strings.Contains(err.Error(), "no SMS provider") {
 		t.Fatalf("production without HMDP_SMS_SENDER: %v", err)
 	}
-	prod, err := LoadConfig(nil, env(map[string]string{"HMDP_ENV": "production", "HMDP_SMS_SENDER": "log"}))
+	prod, err := config.Load(nil, env(map[string]string{"HMDP_ENV": "production", "HMDP_SMS_SENDER": "log", "HMDP_ALLOW_EMBEDDED": "true", "HMDP_PAY_PUBLIC_KEY": testPayKey}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,16 +35,16 @@ func TestConfigProductionMode(t *testing.T) {
 		t.Fatalf("production defaults %+v", prod)
 	}
 	// Explicit settings win over the mode's defaults.
-	prod, err = LoadConfig([]string{"-playground", "on"}, env(map[string]string{"HMDP_ENV": "production", "HMDP_SMS_SENDER": "log", "HMDP_INTROSPECTION": "true"}))
+	prod, err = config.Load([]string{"-playground", "on"}, env(map[string]string{"HMDP_ENV": "production", "HMDP_SMS_SENDER": "log", "HMDP_INTROSPECTION": "true", "HMDP_ALLOW_EMBEDDED": "true", "HMDP_PAY_PUBLIC_KEY": testPayKey}))
 	if err != nil || !prod.Introspection || !prod.Playground {
 		t.Fatalf("explicit switches in production: %+v %v", prod, err)
 	}
 	for k, v := range map[string]string{"HMDP_ENV": "prod", "HMDP_SMS_SENDER": "twilio"} {
-		if _, err := LoadConfig(nil, env(map[string]string{k: v})); err == nil || !strings.HasPrefix(err.Error(), k+": ") {
+		if _, err := config.Load(nil, env(map[string]string{k: v})); err == nil || !strings.HasPrefix(err.Error(), k+": ") {
 			t.Errorf("%s=%s: %v", k, v, err)
 		}
 	}
-	// New refuses a production Config without the sender's permission too.
+	// New refuses a production configuration without the sender's permission too.
 	cfg := testConfig(t, "embedded")
 	cfg.Env = "production"
 	if _, err := New(context.Background(), cfg, NewLogger("error"), Options{}); err == nil || !strings.Contains(err.Error(), "HMDP_SMS_SENDER") {
@@ -67,9 +69,9 @@ func TestProcessProductionMode(t *testing.T) {
 		t.Fatalf("production without HMDP_SMS_SENDER: %v, stderr %q", err, stderr.String())
 	}
 
-	p := startProcess(t, bin, processEnv(cfg, "HMDP_ENV=production", "HMDP_SMS_SENDER=log"))
+	p := startProcess(t, bin, processEnv(cfg, "HMDP_ENV=production", "HMDP_SMS_SENDER=log", "HMDP_ALLOW_EMBEDDED=true"))
 	p.waitLog(t, "production mode: login codes are written to the log (HMDP_SMS_SENDER=log); there is no SMS provider", 5*time.Second)
-	res, err := http.Get(p.url + "/")
+	res, err := httpGet(t.Context(), p.url+"/")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 )
 
 func TestUpdateProfileAndPasswordLogin(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)
@@ -19,7 +20,7 @@ func TestUpdateProfileAndPasswordLogin(t *testing.T) {
 		user, anon := ts.gql(token), ts.gql("")
 		icon := ts.uploadPath(token)
 		got := must(gqlclient.UpdateProfile(ctx, user, gqlclient.UpdateProfileInput{
-			NickName: new("小明"), Icon: new(icon), Password: new("correct horse"),
+			NickName: new("小明"), Icon: new(icon), Password: new("correct horse"), Code: new(ts.freshCode(phone)),
 			City: new("杭州"), Introduce: new("爱吃"), Gender: new(1), Birthday: new("1990-05-17"),
 		}))(t).UpdateProfile
 		want := gqlclient.Profile{
@@ -38,9 +39,15 @@ func TestUpdateProfileAndPasswordLogin(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("partial update (-want +got):\n%s", diff)
 		}
-		// user(id) shows the same profile to anyone.
-		if diff := cmp.Diff(&want, must(gqlclient.UserProfile(ctx, anon, want.Id))(t).User); diff != "" {
+		// user(id) shows the same profile to its user; to anyone else
+		// without its private fields (city, gender, birthday).
+		if diff := cmp.Diff(&want, must(gqlclient.UserProfile(ctx, user, want.Id))(t).User); diff != "" {
 			t.Fatalf("user(id) (-want +got):\n%s", diff)
+		}
+		public := want
+		public.Info = &gqlclient.ProfileInfoUserInfo{Introduce: want.Info.Introduce}
+		if diff := cmp.Diff(&public, must(gqlclient.UserProfile(ctx, anon, want.Id))(t).User); diff != "" {
+			t.Fatalf("user(id), anonymous (-want +got):\n%s", diff)
 		}
 
 		// Password login.
@@ -109,6 +116,7 @@ func (ts *testServer) uploadPath(token string) string {
 
 // Each user may upload 30 images at once, then one every 2 minutes.
 func TestUploadRateLimit(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		alice, bob := ts.login("13800000031"), ts.login("13800000032")

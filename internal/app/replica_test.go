@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"database/sql"
 	"regexp"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
@@ -15,12 +17,13 @@ import (
 // replicaConfig is a test server on a fresh database of the replicated pair
 // of scripts/mariadb-replication.sh (real Redis when configured), with the
 // replica delayed by delay (0 = not delayed) until the test ends.
-func replicaConfig(t *testing.T, delay time.Duration) Config {
+func replicaConfig(t *testing.T, delay time.Duration) config.Config {
 	t.Helper()
 	primary, replica := testenv.NewReplicatedDatabase(t)
 	cfg := testConfig(t, "embedded")
 	cfg.MySQLDSN, cfg.ReplicaDSNs = primary, []string{replica}
 	cfg.ReplicaMaxLag = 30 * time.Second // a delayed replica is still in use
+	cfg.RateLimits = false               // the tests poll searchShops until the replica catches up
 	if testenv.RealRedisAddr() != "" {
 		r := testenv.NewRealRedis(t)
 		cfg.RedisAddrs = strings.Split(testenv.RealRedisAddr(), ",")
@@ -31,19 +34,20 @@ func replicaConfig(t *testing.T, delay time.Duration) Config {
 		if err != nil {
 			t.Fatal(err)
 		}
-		setDelay := func(d time.Duration) error {
+		setDelay := func(ctx context.Context, d time.Duration) error {
 			for _, q := range []string{"STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = " + strconv.Itoa(int(d/time.Second)), "START SLAVE"} {
-				if _, err := db.Exec(q); err != nil {
+				if _, err := db.ExecContext(ctx, q); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		if err := setDelay(delay); err != nil {
+		if err := setDelay(t.Context(), delay); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			if err := setDelay(0); err != nil {
+			// t.Context() has ended by the time cleanups run.
+			if err := setDelay(context.Background(), 0); err != nil {
 				t.Errorf("undo the replica's delay: %v", err)
 			}
 			_ = db.Close()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
@@ -26,7 +27,7 @@ func rawPost(t *testing.T, ts *testServer, peer, token string, body []byte) (int
 
 func rawPostHeader(t *testing.T, ts *testServer, peer, token string, body []byte) (int, string, http.Header) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+"/graphql", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+"/graphql", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +62,16 @@ func requestBody(t *testing.T, query string, vars map[string]any) []byte {
 	return b
 }
 
+// waitInvalidationsHeard waits until the instance has heard every near-cache
+// invalidation of cache it sent (its own come back through Pub/Sub).
+func waitInvalidationsHeard(t *testing.T, ts *testServer, cache string) {
+	t.Helper()
+	series := `hmdp_nearcache_invalidations_total{cache="` + cache + `",direction="`
+	testenv.Eventually(t, 10*time.Second, "the instance hears its own "+cache+" invalidations", func() bool {
+		return metricValue(t, ts, series+`received"}`) >= metricValue(t, ts, series+`sent"}`)
+	})
+}
+
 // cacheCounts reads the response cache's counters.
 func cacheCounts(t *testing.T, ts *testServer) (hit, stored, pass float64) {
 	t.Helper()
@@ -73,14 +84,22 @@ func cacheCounts(t *testing.T, ts *testServer) (hit, stored, pass float64) {
 // after the first, byte for byte, still counted as visits and as operations;
 // an update is seen at once; nothing personal, live or failed is kept.
 func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
-		ts := startServer(t, backend, func(c *Config) { c.NearCacheTTL = time.Hour })
+		ts := startServer(t, backend, func(c *config.Config) {
+			c.NearCacheTTL = time.Hour
+			c.MetricsOperations = []string{"PublicShop"} // labelled in hmdp_graphql_requests_total
+		})
 		admin := ts.login("13900000000")
 		// A shop of its own, so the visitor count starts at zero on a shared Redis.
 		id := must(gqlclient.CreateShop(ctx, ts.gql(admin), gqlclient.CreateShopInput{
 			Name: "Kept", TypeId: "1", Address: "2 Road", X: 120.1, Y: 30.3}))(t).CreateShop.Id
 		body := requestBody(t, pureShopQuery, map[string]any{"id": id})
+		// createShop's own near-cache invalidation reaches this instance
+		// through Pub/Sub, later on a loaded machine: heard after the first
+		// read, it would retire the answer kept then.
+		waitInvalidationsHeard(t, ts, "shop")
 
 		want := `{"data":{"shop":{"id":"` + id + `","name":"Kept","avgPrice":0,"score":0}}}`
 		peers := []string{"10.1.0.1:5000", "10.1.0.2:5000", "10.1.0.3:5000", "10.1.0.1:5001"}
@@ -122,6 +141,7 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 
 		// An update is read at once by the next anonymous request.
 		must(gqlclient.UpdateShop(ctx, ts.gql(admin), id, gqlclient.UpdateShopInput{Name: new("Kept 2")}))(t)
+		waitInvalidationsHeard(t, ts, "shop") // as above: heard late, it would retire the next kept answer
 		want2 := `{"data":{"shop":{"id":"` + id + `","name":"Kept 2","avgPrice":0,"score":0}}}`
 		for range 2 {
 			if _, got := rawPost(t, ts, "10.1.0.1:5000", "", body); got != want2 {
@@ -147,7 +167,7 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 		get := func(peer, ifNoneMatch string) (int, string, http.Header) {
 			t.Helper()
 			q := url.Values{"query": {pureShopQuery}, "variables": {`{"id":"` + id + `"}`}}
-			req, err := http.NewRequest(http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +200,7 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 		}
 		// A live field over GET is never stored by HTTP caches.
 		q := url.Values{"query": {`query($id: ID!) { shop(id: $id) { id uvToday } }`}, "variables": {`{"id":"` + id + `"}`}}
-		req, err := http.NewRequest(http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/graphql?"+q.Encode(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,6 +214,7 @@ func TestResponseCacheAnswersRepeatedAnonymousReads(t *testing.T) {
 // other's next anonymous request once the invalidation arrives, although the
 // other kept the old answer.
 func TestResponseCacheFollowsUpdatesOnAnotherInstance(t *testing.T) {
+	t.Parallel()
 	if testenv.RealMySQLDSN() == "" || testenv.RealRedisAddr() == "" {
 		t.Skip("two instances share back ends only when they are real")
 	}
@@ -220,6 +241,7 @@ func TestResponseCacheFollowsUpdatesOnAnotherInstance(t *testing.T) {
 // buyer, still counted; never to an anonymous client; and a unit given back
 // (a cancelled order) ends it at once, so the next buyer gets the unit.
 func TestResponseCacheAnswersKnownSoldOut(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		sk := fastSeckill
 		sk.SoldOutTTL = time.Hour // only the release may end "known sold out"
@@ -269,7 +291,8 @@ func TestResponseCacheAnswersKnownSoldOut(t *testing.T) {
 
 // Without the near cache no shop answer is kept (none could ever be used).
 func TestResponseCacheNeedsTheNearCacheForShops(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.NearCacheTTL = 0 })
+	t.Parallel()
+	ts := startServer(t, "embedded", func(c *config.Config) { c.NearCacheTTL = 0 })
 	body := requestBody(t, pureShopQuery, map[string]any{"id": "1"})
 	for range 3 {
 		if status, got := rawPost(t, ts, "10.4.0.1:1", "", body); status != http.StatusOK || !strings.Contains(got, `"shop":{"id":"1"`) {

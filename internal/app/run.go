@@ -10,18 +10,25 @@ import (
 	"net/http/pprof"
 	"os"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/tracing"
 )
 
 // NewLogger is the server's structured logger: JSON lines on stdout at level
-// ("debug", "info", "warn" or "error"; LoadConfig has validated it).
+// ("debug", "info", "warn" or "error"; config.Load has validated it). A line
+// logged with a traced request's context carries its trace_id and span_id.
 func NewLogger(level string) *slog.Logger {
 	var l slog.Level
-	_ = l.UnmarshalText([]byte(level)) // validated by LoadConfig
-	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l}))
+	_ = l.UnmarshalText([]byte(level)) // validated by config.Load
+	return slog.New(tracing.LogHandler(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l})))
 }
 
 // Seed migrates the database and loads the demo data if it is empty ("make seed").
-func Seed(ctx context.Context, cfg Config, log *slog.Logger) error {
+func Seed(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	RouteDriverLogs(log)
 	cfg.Seed = true
 	a, err := New(ctx, cfg, log, Options{})
@@ -35,7 +42,7 @@ func Seed(ctx context.Context, cfg Config, log *slog.Logger) error {
 // Run serves cfg.Addr until ctx ends, then shuts down in order: subscriptions
 // are told and closed, in-flight requests drain (up to cfg.ShutdownGrace), the
 // flash-sale consumers finish the batches they hold, and connections close.
-func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
+func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	RouteDriverLogs(log)
 	a, err := New(ctx, cfg, log, Options{})
 	if err != nil {
@@ -43,17 +50,26 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer a.Close() //nolint:contextcheck // Close takes no context: it bounds its own shutdown steps
 
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("HMDP_ADDR: %w", err)
 	}
 	srv := newHTTPServer(a.Handler(), cfg)
 	if cfg.PprofAddr != "" {
-		_, stopPprof, err := servePprof(cfg.PprofAddr, log)
+		_, stopPprof, err := servePprof(ctx, cfg.PprofAddr, log)
 		if err != nil {
 			return err
 		}
 		defer stopPprof()
+	}
+	if cfg.MetricsAddr != "" {
+		_, stopMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, a.registry, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	} else if cfg.Env == "production" {
+		log.Info("metrics are not served: set HMDP_METRICS_ADDR to serve /metrics on a listener of their own")
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "env", cfg.Env, "playground", cfg.Playground,
 		"introspection", cfg.Introspection, "sms_sender", "log", "graphql", "/graphql")
@@ -93,20 +109,43 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 // gorilla's Upgrade clears them again); the websocket then keeps its own, the
 // heartbeat's read deadline and a write deadline per message
 // (TestServerTimeoutsSpareWebsockets).
-func newHTTPServer(handler http.Handler, cfg Config) *http.Server {
+// maxHeaderBytes bounds a request's line and headers (431 over it).
+const maxHeaderBytes = 64 << 10
+
+func newHTTPServer(handler http.Handler, cfg config.Config) *http.Server {
 	return &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: min(10*time.Second, cfg.ReadTimeout),
-		ReadTimeout:       cfg.ReadTimeout,
-		WriteTimeout:      cfg.WriteTimeout,
-		IdleTimeout:       cfg.IdleTimeout,
+		// net/http's default is 1 MB; no header of this API's clients comes
+		// near 64 KB, and a GET query longer than HMDP_MAX_QUERY_BYTES is
+		// refused anyway.
+		MaxHeaderBytes: maxHeaderBytes,
+		ReadTimeout:    cfg.ReadTimeout,
+		WriteTimeout:   cfg.WriteTimeout,
+		IdleTimeout:    cfg.IdleTimeout,
 	}
+}
+
+// serveMetrics serves the Prometheus metrics of g at /metrics on their own
+// listener, apart from the API (whose port serves them in development only:
+// the business counters are not for the public).
+func serveMetrics(ctx context.Context, addr string, g prometheus.Gatherer, log *slog.Logger) (bound string, stop func(), err error) {
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("HMDP_METRICS_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, MaxHeaderBytes: maxHeaderBytes}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
+	return ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
 // servePprof serves Go's profiler on its own listener, apart from the API's
 // handler, its middleware and its timeouts (a CPU profile takes 30 s).
-func servePprof(addr string, log *slog.Logger) (bound string, stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
+func servePprof(ctx context.Context, addr string, log *slog.Logger) (bound string, stop func(), err error) {
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("HMDP_PPROF_ADDR: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/hmdp/hmdp/lua"
@@ -39,7 +40,8 @@ type benchSale struct {
 // newBenchSale starts a server with rate limits off and logs 2000 users in.
 // It lives for the whole benchmark run (sub-benchmarks share it).
 func newBenchSale(b *testing.B) *benchSale {
-	cfg, err := LoadConfig(nil, func(string) string { return "" })
+	b.Helper()
+	cfg, err := config.Load(nil, func(string) string { return "" })
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func newBenchSale(b *testing.B) *benchSale {
 		b.Fatal(err)
 	}
 	hs := httptest.NewServer(app.Handler())
-	s := &benchSale{app: app, http: newBenchHTTP(hs.URL, benchClients)}
+	s := &benchSale{app: app, http: newBenchHTTP(b.Context(), hs.URL, benchClients)}
 	b.Cleanup(func() {
 		s.http.close()
 		hs.Close()
@@ -92,6 +94,7 @@ func newBenchSale(b *testing.B) *benchSale {
 
 // sale makes a flash-sale voucher big enough for every user.
 func (s *benchSale) sale(b *testing.B) int64 {
+	b.Helper()
 	ctx := context.Background()
 	db := s.app.db.Client
 	v, err := db.Voucher.Create().SetShopID(1).SetTitle("bench").SetPayValue(1).SetActualValue(2).SetType(1).Save(ctx)
@@ -114,6 +117,7 @@ func (s *benchSale) sale(b *testing.B) int64 {
 // (untimed) until the consumers have persisted every order, so each round
 // starts with the same background load: none.
 func (s *benchSale) measure(b *testing.B, n int, rate float64, do func(user int, voucher int64) error) (time.Duration, []time.Duration) {
+	b.Helper()
 	sales := make([]int64, (n+len(s.tokens)-1)/len(s.tokens))
 	for i := range sales {
 		sales[i] = s.sale(b)
@@ -159,6 +163,7 @@ func (s *benchSale) measure(b *testing.B, n int, rate float64, do func(user int,
 }
 
 func reportLatency(b *testing.B, lat []time.Duration, prefix string) {
+	b.Helper()
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, prefix+"p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, prefix+"p99-ms")

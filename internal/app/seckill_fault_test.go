@@ -6,8 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -17,72 +15,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
-
-// tcpProxy forwards to a server until cut: then it drops every connection
-// and refuses new ones, like a server that went away, until restored.
-type tcpProxy struct {
-	ln     net.Listener
-	target string
-	down   atomic.Bool
-	mu     sync.Mutex
-	conns  map[net.Conn]bool
-}
-
-func newProxy(t *testing.T, target string) *tcpProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tcpProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
-	t.Cleanup(func() { ln.Close(); p.cut() })
-	go p.serve()
-	return p
-}
-
-func (p *tcpProxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		if p.down.Load() {
-			c.Close()
-			continue
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns[c], p.conns[s] = true, true
-		p.mu.Unlock()
-		go func() { _, _ = io.Copy(s, c); s.Close() }()
-		go func() { _, _ = io.Copy(c, s); c.Close() }()
-	}
-}
-
-func (p *tcpProxy) cut() {
-	p.down.Store(true)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for c := range p.conns {
-		c.Close()
-	}
-	p.conns = map[net.Conn]bool{}
-}
-
-func (p *tcpProxy) restore() { p.down.Store(false) }
 
 // MySQL is unreachable for 10 s in the middle of a sale: admission goes on
 // (it needs only Redis), the consumers retry with backoff, and once MySQL is
 // back the backlog drains with every invariant intact.
 func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
+	t.Parallel()
 	if testenv.RealMySQLDSN() == "" || testenv.RealRedisAddr() == "" {
 		t.Skip("needs HMDP_TEST_MYSQL_DSN and HMDP_TEST_REDIS_ADDR")
 	}
@@ -92,13 +33,7 @@ func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer direct.Close()
-	dsn, err := mysql.ParseDSN(cfg.MySQLDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newProxy(t, dsn.Addr)
-	dsn.Addr = proxy.ln.Addr().String()
-	cfg.MySQLDSN = dsn.FormatDSN()
+	proxy := mysqlThroughProxy(t, &cfg)
 
 	ts := startSaleServer(t, "real", cfg, fastSeckill)
 	v := ts.createSale(100, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
@@ -106,7 +41,7 @@ func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
 	before := buy(t, []*testServer{ts}, tokens[:40], 1, 20, v)
 	persisted := func() int {
 		var n int
-		if err := direct.QueryRow("SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&n); err != nil {
+		if err := direct.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -115,7 +50,7 @@ func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 
-	proxy.cut()
+	proxy.Stop()
 	cutAt := time.Now()
 	during := buy(t, []*testServer{ts}, tokens[40:], 1, 20, v)
 	if during.codes["ok"] != 60 || during.codes["OUT_OF_STOCK"] != 200 {
@@ -128,7 +63,7 @@ func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
 	if n := persisted(); n != 40 {
 		t.Fatalf("%d orders persisted while MySQL was unreachable", n)
 	}
-	proxy.restore()
+	proxy.Start(t)
 
 	for id, tok := range during.accepted {
 		before.accepted[id] = tok
@@ -138,9 +73,9 @@ func TestFlashSaleSurvivesMySQLOutage(t *testing.T) {
 
 // try posts one seckillVoucher and reports the order id, "" when refused with
 // an error code; a transport error (the server was killed) is returned as err.
-func try(url, token string, voucherID int64) (string, error) {
+func try(ctx context.Context, url, token string, voucherID int64) (string, error) {
 	body, _ := json.Marshal(map[string]any{"query": seckillMutation, "variables": map[string]any{"v": strconv.FormatInt(voucherID, 10)}})
-	req, _ := http.NewRequest(http.MethodPost, url+"/graphql", bytes.NewReader(body))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := http.DefaultClient.Do(req)
@@ -167,6 +102,7 @@ func try(url, token string, voucherID int64) (string, error) {
 // client saw accepted is persisted once, nothing is oversold, and the
 // restarted process takes over what the dead one had read but not persisted.
 func TestFlashSaleSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	bin := buildServer(t)
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
@@ -189,7 +125,7 @@ func TestFlashSaleSurvivesKill9(t *testing.T) {
 			for range 20 {
 				wg.Go(func() {
 					for i := from + int(next.Add(1)-1); i < to; i = from + int(next.Add(1)-1) {
-						id, err := try(url, tokens[i%len(tokens)], v)
+						id, err := try(t.Context(), url, tokens[i%len(tokens)], v)
 						if err != nil {
 							continue // killed mid-request: the client never saw it accepted
 						}
@@ -220,7 +156,7 @@ func TestFlashSaleSurvivesKill9(t *testing.T) {
 		var rows int
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			if err := ts.app.db.SQL.QueryRow("SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&rows); err != nil {
+			if err := ts.app.db.SQL.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM tb_voucher_order WHERE voucher_id = ?", v).Scan(&rows); err != nil {
 				t.Fatal(err)
 			}
 			left, _ := ts.redis().XLen(context.Background(), seckillKeys(ts, v).Orders).Result()
@@ -233,7 +169,7 @@ func TestFlashSaleSurvivesKill9(t *testing.T) {
 		// client lost the answer to the kill.
 		drained(t, ts, v, 100, 100, nil)
 		ids := map[string]bool{}
-		r, err := ts.app.db.SQL.Query("SELECT id FROM tb_voucher_order WHERE voucher_id = ?", v)
+		r, err := ts.app.db.SQL.QueryContext(t.Context(), "SELECT id FROM tb_voucher_order WHERE voucher_id = ?", v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,6 +197,7 @@ func seckillKeys(ts *testServer, v int64) seckill.Keys {
 // finish the batches they hold, and it exits leaving no entry pending with a
 // consumer that is gone (nothing waits for a takeover).
 func TestFlashSaleGracefulStopLeavesNothingPending(t *testing.T) {
+	t.Parallel()
 	bin := buildServer(t)
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
@@ -275,7 +212,7 @@ func TestFlashSaleGracefulStopLeavesNothingPending(t *testing.T) {
 		for range 20 {
 			wg.Go(func() {
 				for i := int(next.Add(1) - 1); i < len(tokens); i = int(next.Add(1) - 1) {
-					if id, err := try(proc.url, tokens[i], v); err == nil && id != "" {
+					if id, err := try(t.Context(), proc.url, tokens[i], v); err == nil && id != "" {
 						if ok.Add(1) == 100 && termed.CompareAndSwap(false, true) {
 							_ = proc.cmd.Process.Signal(syscall.SIGTERM)
 						}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/seckill"
 )
 
@@ -32,14 +33,15 @@ var fastSeckill = seckill.Config{Consumer: seckill.ConsumerConfig{
 }}
 
 // startSaleServer is startServerWith with the flash-sale options.
-func startSaleServer(t *testing.T, backend string, cfg Config, sk seckill.Config) *testServer {
+func startSaleServer(t *testing.T, backend string, cfg config.Config, sk seckill.Config) *testServer {
 	t.Helper()
 	return startApp(t, backend, cfg, Options{Seckill: sk})
 }
 
 // sharedConfig is the configuration several instances share: on the real back
 // ends one database and prefix; embedded, one SQLite file and one miniredis.
-func sharedConfig(t *testing.T, backend string) Config {
+func sharedConfig(t *testing.T, backend string) config.Config {
+	t.Helper()
 	cfg := testConfig(t, backend)
 	if backend == "embedded" {
 		m := miniredis.RunT(t)
@@ -246,6 +248,7 @@ func drained(t *testing.T, ts *testServer, voucherID int64, initial, want int, a
 // told OUT_OF_STOCK or ALREADY_ORDERED, and after the drain MySQL holds
 // exactly the 100 accepted orders, of 100 distinct users, with stock 0.
 func TestFlashSaleThousandUsers(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startSaleServer(t, backend, testConfig(t, backend), fastSeckill)
 		v := ts.createSale(100, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
@@ -261,6 +264,7 @@ func TestFlashSaleThousandUsers(t *testing.T) {
 // The same sale served by three instances sharing MySQL and Redis: each
 // instance admits and each runs consumers of the one consumer group.
 func TestFlashSaleThreeInstances(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := sharedConfig(t, backend)
 		servers := []*testServer{startSaleServer(t, backend, cfg, fastSeckill)}

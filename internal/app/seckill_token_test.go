@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 const (
@@ -14,8 +16,9 @@ const (
 // With HMDP_SECKILL_TOKEN=on an attempt needs a token from seckillToken,
 // which is handed out only once the sale has started and works once.
 func TestSeckillTokenThroughGraphQL(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
-		ts := startServer(t, backend, func(c *Config) { c.SeckillToken = true })
+		ts := startServer(t, backend, func(c *config.Config) { c.SeckillToken = true })
 		buyer := ts.login("13800000031")
 		later := strconv.FormatInt(ts.createSale(5, time.Now().Add(time.Hour), time.Now().Add(2*time.Hour)), 10)
 		ts.fails(buyer, seckillTokenMutation, map[string]any{"v": later}, "SALE_NOT_STARTED")

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 // SessionSeed says which sessions SeedSessions makes: Count users with the
@@ -23,7 +25,7 @@ type SessionSeed struct {
 // (registering unknown phones) and writes one "token phone" line per session
 // to out, in phone order. Load tests (make bench-http) use it to have many
 // distinct logged-in users without going through the rate-limited codes.
-func SeedSessions(ctx context.Context, cfg Config, log *slog.Logger, seed SessionSeed, out io.Writer) error {
+func SeedSessions(ctx context.Context, cfg config.Config, log *slog.Logger, seed SessionSeed, out io.Writer) error {
 	if seed.Count <= 0 {
 		return fmt.Errorf("seed-sessions: -n must be positive, got %d", seed.Count)
 	}

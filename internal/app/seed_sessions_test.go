@@ -13,6 +13,7 @@ import (
 // seed-sessions makes sessions a server accepts, one user per phone, each
 // registered as a login would; phones that exist keep their user.
 func TestSeedSessions(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		cfg := testConfig(t, backend)
 		ctx := context.Background()

@@ -21,6 +21,7 @@ import (
 // websocket subscription hears a new purchase's events, without a restart.
 // Runs under `make test-sentinel` (scripts/redis-sentinel.sh).
 func TestAppThroughSentinel(t *testing.T) {
+	t.Parallel()
 	sentinels, master := os.Getenv("HMDP_TEST_REDIS_SENTINELS"), os.Getenv("HMDP_TEST_REDIS_MASTER")
 	if sentinels == "" || master == "" {
 		t.Skip("HMDP_TEST_REDIS_SENTINELS / HMDP_TEST_REDIS_MASTER not set (make test-sentinel)")

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 // concurrently runs fn n times on workers goroutines and returns the elapsed time.
@@ -44,9 +46,9 @@ type gqlPoster struct {
 	body []byte
 }
 
-func newPoster(url, query string, vars map[string]any, conns int) *gqlPoster {
+func newPoster(ctx context.Context, url, query string, vars map[string]any, conns int) *gqlPoster {
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	return &gqlPoster{h: newBenchHTTP(url, conns), body: body}
+	return &gqlPoster{h: newBenchHTTP(ctx, url, conns), body: body}
 }
 
 func (p *gqlPoster) post() error {
@@ -73,8 +75,8 @@ func BenchmarkShopCachedRead(b *testing.B) {
 			name = "near=off"
 		}
 		b.Run(name, func(b *testing.B) {
-			app, url, _ := benchServer(b, func(c *Config) { c.NearCacheTTL = near })
-			p := newPoster(url, `query($id: ID!) { shop(id: $id) { id name avgPrice x y } }`, map[string]any{"id": "1"}, benchClients)
+			app, url, _ := benchServer(b, func(c *config.Config) { c.NearCacheTTL = near })
+			p := newPoster(b.Context(), url, `query($id: ID!) { shop(id: $id) { id name avgPrice x y } }`, map[string]any{"id": "1"}, benchClients)
 			defer p.h.close()
 			if err := p.post(); err != nil { // warm the cache
 				b.Fatal(err)
@@ -114,11 +116,11 @@ func BenchmarkShopCachedRead(b *testing.B) {
 // in the usual 1024 file descriptors), so up to that many are in the server
 // at once.
 func BenchmarkShopColdStampede(b *testing.B) {
-	app, url, _ := benchServer(b, func(c *Config) { c.NearCacheTTL = time.Second })
+	app, url, _ := benchServer(b, func(c *config.Config) { c.NearCacheTTL = time.Second })
 	ctx := context.Background()
 	posters := map[int]*gqlPoster{}
 	for id := 1; id <= 14; id++ {
-		posters[id] = newPoster(url, `query($id: ID!) { shop(id: $id) { id name } }`, map[string]any{"id": strconv.Itoa(id)}, stampedeConns)
+		posters[id] = newPoster(b.Context(), url, `query($id: ID!) { shop(id: $id) { id name } }`, map[string]any{"id": strconv.Itoa(id)}, stampedeConns)
 	}
 	loads := func() float64 {
 		mfs, _ := app.registry.Gather()

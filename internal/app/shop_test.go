@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ var approxFloats = cmpopts.EquateApprox(0, 1e-9)
 
 // shop(id), shopTypes and uvToday.
 func TestShopQueries(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)
@@ -68,7 +68,7 @@ func TestShopQueries(t *testing.T) {
 			t.Errorf("shopTypes (-want +got):\n%s", diff)
 		}
 		// The cache shows in the metrics.
-		res, err := http.Get(ts.URL + "/metrics")
+		res, err := httpGet(t.Context(), ts.URL+"/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +89,7 @@ func TestShopQueries(t *testing.T) {
 
 // shops(near:) pages nearest first with distances; searchShops; bad arguments.
 func TestShopsConnections(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)
@@ -146,6 +147,7 @@ func TestShopsConnections(t *testing.T) {
 
 // createShop / updateShop: admin only, validated, visible at once.
 func TestShopMutations(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ctx := t.Context()
 		ts := startServer(t, backend)
@@ -208,6 +210,7 @@ func TestShopMutations(t *testing.T) {
 // Two servers sharing MySQL and Redis: 200 concurrent cold reads load the
 // shop once between them, and an update on one is read on the other.
 func TestShopTwoInstances(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		if backend != "real" {
 			t.Skip("embedded servers each have their own Redis")
@@ -254,7 +257,7 @@ func TestShopTwoInstances(t *testing.T) {
 
 func metricValue(t *testing.T, ts *testServer, series string) float64 {
 	t.Helper()
-	res, err := http.Get(ts.URL + "/metrics")
+	res, err := httpGet(t.Context(), ts.URL+"/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -16,13 +15,9 @@ import (
 // The real binary starts on the embedded back ends, serves, and on SIGTERM
 // closes websockets, drains, logs "stopped" and exits 0.
 func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	bin := buildServer(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

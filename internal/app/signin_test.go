@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/config"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -34,7 +34,7 @@ func (ts *testServer) signInStatus(token string) signInStatusJSON {
 func (ts *testServer) now() time.Time {
 	ts.t.Helper()
 	if ts.app != nil {
-		if ts.app.cfg.TimeZone == nil { // a Config not from LoadConfig: the services use time.Local
+		if ts.app.cfg.TimeZone == nil { // a configuration not from config.Load: the services use time.Local
 			return time.Now()
 		}
 		return time.Now().In(ts.app.cfg.TimeZone)
@@ -82,6 +82,7 @@ func sameStatus(a, b signInStatusJSON) bool {
 // Sign-ins are in MySQL: Redis losing every key of the prefix changes no
 // status (the month bitmaps are rebuilt from tb_sign).
 func TestSignInsSurviveRedisLoss(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		tok := ts.login("13800000001")
@@ -106,6 +107,7 @@ func TestSignInsSurviveRedisLoss(t *testing.T) {
 // The embedded server keeps sign-ins across a restart on the same data
 // directory, although its in-process Redis starts empty.
 func TestSignInsSurviveEmbeddedRestart(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t, "embedded")
 	first := startUnmanaged(t, cfg)
 	want := first.signInAndMakeUp(first.login("13800000001"))
@@ -123,7 +125,7 @@ type unmanagedServer struct {
 	stop func()
 }
 
-func startUnmanaged(t *testing.T, cfg Config) unmanagedServer {
+func startUnmanaged(t *testing.T, cfg config.Config) unmanagedServer {
 	t.Helper()
 	sms := &smsBox{codes: map[string]string{}}
 	clock := &fakeClock{}
@@ -138,21 +140,4 @@ func startUnmanaged(t *testing.T, cfg Config) unmanagedServer {
 		hs.Close()
 		app.Close()
 	}}
-}
-
-func TestSignMakeUpsSetting(t *testing.T) {
-	c, err := LoadConfig(nil, env(nil))
-	if err != nil || c.SignMakeUpsPerMonth != 3 {
-		t.Fatalf("default: %d %v", c.SignMakeUpsPerMonth, err)
-	}
-	c, err = LoadConfig([]string{"-sign-makeups-per-month", "0"}, env(map[string]string{"HMDP_SIGN_MAKEUPS_PER_MONTH": "5"}))
-	if err != nil || c.SignMakeUpsPerMonth != 0 {
-		t.Fatalf("flag 0 over the variable: %d %v", c.SignMakeUpsPerMonth, err)
-	}
-	for _, bad := range []string{"-1", "32", "three"} {
-		_, err := LoadConfig(nil, env(map[string]string{"HMDP_SIGN_MAKEUPS_PER_MONTH": bad}))
-		if err == nil || !strings.HasPrefix(err.Error(), "HMDP_SIGN_MAKEUPS_PER_MONTH: ") {
-			t.Fatalf("%q: %v", bad, err)
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 // Text limits count characters, as MySQL's varchar does: a Chinese name as
 // long as its column is stored, one character more is refused naming the field.
 func TestTextLimitsCountCharacters(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		token := ts.login("13500000019")

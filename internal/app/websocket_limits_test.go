@@ -13,12 +13,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/edge"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // serveWithTimeouts serves ts's handler on an http.Server configured as Run
 // configures it, with cfg's timeouts.
-func serveWithTimeouts(t *testing.T, ts *testServer, cfg Config) string {
+func serveWithTimeouts(t *testing.T, ts *testServer, cfg config.Config) string {
 	t.Helper()
 	hs := httptest.NewUnstartedServer(ts.app.Handler())
 	hs.Config = newHTTPServer(ts.app.Handler(), cfg)
@@ -54,7 +56,7 @@ func TestServerTimeoutsSpareWebsockets(t *testing.T) {
 		}
 
 		// A request whose body is slower than the read timeout is cut.
-		conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		conn, err := new(net.Dialer).DialContext(t.Context(), "tcp", strings.TrimPrefix(url, "http://"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +89,7 @@ func TestUploadWithinDefaultTimeouts(t *testing.T) {
 // most HMDP_WS_MAX_SOCKETS_PER_USER logged-in sockets (one more is closed with 4429).
 func TestWebsocketCaps(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
-		ts := startServer(t, backend, func(c *Config) { c.WSMaxOperations, c.WSMaxSocketsPerUser = 2, 2 })
+		ts := startServer(t, backend, func(c *config.Config) { c.WSMaxOperations, c.WSMaxSocketsPerUser = 2, 2 })
 		token := ts.login("13400000073")
 		auth := map[string]any{"authorization": "Bearer " + token}
 		c1, err := dialWS(t, ts.URL, "graphql-transport-ws", auth, nil)
@@ -100,8 +102,8 @@ func TestWebsocketCaps(t *testing.T) {
 		}
 		_, err = dialWS(t, ts.URL, "graphql-transport-ws", auth, nil)
 		var ce *websocket.CloseError
-		if !errors.As(err, &ce) || ce.Code != closeTooManySockets || !strings.Contains(ce.Text, "at most 2") {
-			t.Fatalf("third socket of the user: want close %d, got %v", closeTooManySockets, err)
+		if !errors.As(err, &ce) || ce.Code != edge.CloseTooManySockets || !strings.Contains(ce.Text, "at most 2") {
+			t.Fatalf("third socket of the user: want close %d, got %v", edge.CloseTooManySockets, err)
 		}
 		// Anonymous sockets and other users are not counted against the user.
 		if _, err := dialWS(t, ts.URL, "graphql-transport-ws", nil, nil); err != nil {

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/edge"
 )
 
 // expectSessionEnded reads c until its subscription id ends with
@@ -25,8 +28,8 @@ func expectSessionEnded(t *testing.T, c *wsClient, id string, limit time.Duratio
 			if !errors.As(err, &ce) {
 				t.Fatalf("want close 4403 within %v (told: %v), got %v", limit, told, err)
 			}
-			if ce.Code != closeSessionEnded {
-				t.Fatalf("closed with %d %q, want %d", ce.Code, ce.Text, closeSessionEnded)
+			if ce.Code != edge.CloseSessionEnded {
+				t.Fatalf("closed with %d %q, want %d", ce.Code, ce.Text, edge.CloseSessionEnded)
 			}
 			if !told {
 				t.Fatal("closed without telling the subscription why it ended")
@@ -55,6 +58,7 @@ func expectSessionEnded(t *testing.T, c *wsClient, id string, limit time.Duratio
 // Logging out over HTTP ends an open subscription of the same session within
 // a second, on the instance that served the logout and on another one.
 func TestLogoutEndsWebsocketSessions(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		a, b := twoInstances(t, backend)
 		tok := a.login("13800000031")
@@ -97,6 +101,7 @@ func TestLogoutEndsWebsocketSessions(t *testing.T) {
 // A mutation sent on a socket after its session ended gets UNAUTHENTICATED or
 // a closed socket, never a result.
 func TestWebsocketMutationAfterLogout(t *testing.T) {
+	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
 		tok := ts.login("13800000033")
@@ -113,7 +118,7 @@ func TestWebsocketMutationAfterLogout(t *testing.T) {
 			m, err := c.next(5 * time.Second)
 			if err != nil {
 				var ce *websocket.CloseError
-				if errors.As(err, &ce) && ce.Code == closeSessionEnded {
+				if errors.As(err, &ce) && ce.Code == edge.CloseSessionEnded {
 					return
 				}
 				t.Fatalf("want UNAUTHENTICATED or close 4403, got %v", err)
@@ -136,8 +141,11 @@ func TestWebsocketMutationAfterLogout(t *testing.T) {
 // session expires; a socket that holds a subscription keeps its session
 // alive (it slides).
 func TestWebsocketSessionExpiry(t *testing.T) {
-	const ttl = 900 * time.Millisecond
-	ts := startServer(t, "embedded", func(c *Config) { c.SessionTTL = ttl; c.SessionCacheTTL = 0 })
+	t.Parallel()
+	// Long enough that the logins and dials below finish within it on a
+	// loaded machine (at 900 ms a dial under CI load found its session gone).
+	const ttl = 3 * time.Second
+	ts := startServer(t, "embedded", func(c *config.Config) { c.SessionTTL = ttl; c.SessionCacheTTL = 0 })
 	dial := func(tok string, subscribe bool) *wsClient {
 		c, err := dialWS(t, ts.URL, "graphql-transport-ws", map[string]any{"authorization": "Bearer " + tok}, nil)
 		if err != nil {
@@ -167,7 +175,7 @@ func TestWebsocketSessionExpiry(t *testing.T) {
 		_, err = quietSocket.next(ttl + 2*time.Second)
 	}
 	var ce *websocket.CloseError
-	if !errors.As(err, &ce) || ce.Code != closeSessionEnded {
+	if !errors.As(err, &ce) || ce.Code != edge.CloseSessionEnded {
 		t.Fatalf("quiet socket: want close 4403, got %v", err)
 	}
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/hmdp/hmdp/internal/config"
 )
 
 func TestWebsocketAuth(t *testing.T) {
@@ -53,7 +55,7 @@ func TestWebsocketAuth(t *testing.T) {
 }
 
 func TestWebsocketOriginAllowList(t *testing.T) {
-	ts := startServer(t, "embedded", func(c *Config) { c.AllowedOrigins = []string{"https://app.example.com"} })
+	ts := startServer(t, "embedded", func(c *config.Config) { c.AllowedOrigins = []string{"https://app.example.com"} })
 	for origin, allowed := range map[string]bool{
 		"":                         true, // not a browser
 		ts.URL:                     true, // same origin

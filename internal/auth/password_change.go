@@ -2,32 +2,35 @@ package auth
 
 import (
 	"context"
-	"fmt"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 )
 
-// A session token alone may set a user's first password, but changing an
-// existing one also needs the current password or a fresh login code sent to
-// the user's phone (sendCode), so a stolen token cannot take the account
-// over. Wrong current passwords count against the same budget as wrong
-// passwords at login.
+// A session token alone never sets a password: setting the first one needs
+// a fresh login code sent to the user's phone (sendCode), and changing an
+// existing one the current password or such a code, so a stolen token can
+// neither take the account over nor log its owner out (a new password ends
+// every other session). Wrong current passwords count against the same
+// budget as wrong passwords at login.
 
-// AuthorizePasswordChange checks that v may set a new password: always when
-// the user has none yet; otherwise currentPassword (checked first when both
-// are given) or code must be right. Errors are BAD_USER_INPUT on
-// input.currentPassword or input.code, or RATE_LIMITED once too many wrong
-// passwords were tried.
-func (s *Service) AuthorizePasswordChange(ctx context.Context, v *Viewer, currentPassword, code *string) error {
-	u, err := s.db.User.Get(ctx, v.UserID)
-	if err != nil {
-		return err
-	}
+// AuthorizePasswordChange checks that u's user may set a new password: when
+// u has none yet, code must be right (there is no current password to give);
+// otherwise currentPassword (checked first when both are given) or code
+// must be. u is the user's row as the change's transaction read it, locked
+// (user.Service.UpdateProfile), so the check and the change see one
+// password. Errors are BAD_USER_INPUT on input.currentPassword or
+// input.code, or RATE_LIMITED once too many wrong passwords were tried. A
+// right code is used up.
+func (s *Service) AuthorizePasswordChange(ctx context.Context, u *ent.User, currentPassword, code *string) error {
 	if u.Password == "" {
-		return nil
+		if code == nil {
+			return apperr.BadInput("input.code", "setting the first password needs a login code sent to the user's phone with sendCode")
+		}
+		return s.checkPasswordChangeCode(ctx, u.Phone, *code)
 	}
 	switch {
 	case currentPassword != nil:
@@ -43,22 +46,17 @@ func (s *Service) AuthorizePasswordChange(ctx context.Context, v *Viewer, curren
 		}
 		return nil
 	case code != nil:
-		if !ValidCode(*code) {
-			return apperr.BadInput("input.code", "must be the 6 digits sent to the phone")
-		}
-		res, err := verifyCode.Run(ctx, s.rdb, []string{s.codeKey(u.Phone)}, *code, s.cfg.MaxWrong).Int()
-		if err != nil {
-			return fmt.Errorf("verify login code: %w", err)
-		}
-		switch res {
-		case -1:
-			return apperr.BadInput("input.code", "no valid code for this phone: it expired, was used or was voided; send a new one")
-		case 0:
-			return apperr.BadInput("input.code", "wrong code")
-		}
-		return nil
+		return s.checkPasswordChangeCode(ctx, u.Phone, *code)
 	}
 	return apperr.BadInput("input.currentPassword", "changing a password needs the current one (or input.code, a login code sent with sendCode)")
+}
+
+// checkPasswordChangeCode uses up the login code of phone if code is it.
+func (s *Service) checkPasswordChangeCode(ctx context.Context, phone, code string) error {
+	if !ValidCode(code) {
+		return apperr.BadInput("input.code", "must be the 6 digits sent to the phone")
+	}
+	return s.verifyCode(ctx, phone, code, "input.code")
 }
 
 // passwordFailureKeys are the failure budgets' keys of a phone and a client

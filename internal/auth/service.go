@@ -23,6 +23,7 @@ import (
 	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/nearcache"
+	"github.com/hmdp/hmdp/internal/outbox"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/lua"
 )
@@ -50,12 +51,19 @@ type Config struct {
 	// per phone (5 per 15 minutes) and per client address (30 per 15 minutes).
 	PasswordFailuresPerPhone ratelimit.Limit
 	PasswordFailuresPerIP    ratelimit.Limit
-	RandomSource             func(n int) string
+	// CodeFailuresPerIP is the wrong login codes one client address may send
+	// (10 per 15 minutes). Checked before a guess reaches the code, so an
+	// address over it cannot void anyone's code with wrong guesses.
+	CodeFailuresPerIP ratelimit.Limit
+	RandomSource      func(n int) string
 	// SessionCacheTTL lets an instance reuse a session it read for this long
 	// (0 = read Redis on every request). See sessions.go.
 	SessionCacheTTL time.Duration
 	// Now is the clock of that reuse (default time.Now).
 	Now func() time.Time
+	// OutboxInterval is how often ending the other sessions after a password
+	// change is retried when it failed (default 1 s).
+	OutboxInterval time.Duration
 }
 
 func (c *Config) defaults() {
@@ -83,6 +91,9 @@ func (c *Config) defaults() {
 	if c.PasswordFailuresPerIP.Events == 0 {
 		c.PasswordFailuresPerIP = ratelimit.Limit{Events: 30, Per: 15 * time.Minute}
 	}
+	if c.CodeFailuresPerIP.Events == 0 {
+		c.CodeFailuresPerIP = ratelimit.Limit{Events: 10, Per: 15 * time.Minute}
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -107,6 +118,9 @@ type Service struct {
 	follower sessionFollower // session changes announced by any instance
 	watches  watches         // sessions held by websockets (watch.go)
 	slides   indexSlides     // slides of the users' session lists (user_sessions.go)
+	// outbox ends a user's other sessions after a password change commits
+	// (user_sessions.go), retried until it succeeds.
+	outbox *outbox.Outbox
 	// batch pipelines the session reads of concurrent requests and the
 	// slides nobody waits for: in a flash sale every request is a user this
 	// instance has not seen, and a socket write per read would decide the rate.
@@ -121,12 +135,14 @@ func New(cfg Config) *Service {
 	if cfg.SessionCacheTTL > 0 {
 		s.recent = nearcache.New[Viewer](cfg.SessionCacheTTL, 100_000)
 	}
+	s.outbox = outbox.New(cfg.DB, outbox.Config{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox.Handle(kindEndSessions, s.endSessions)
 	return s
 }
 
 var (
-	verifyCode   = lua.Script("auth_verify_code")
-	touchSession = lua.Script("auth_session_touch")
+	verifyCodeScript = lua.Script("auth_verify_code")
+	touchSession     = lua.Script("auth_session_touch")
 )
 
 func (s *Service) codeKey(phone string) string { return s.prefix + "login:code:" + phone }
@@ -143,29 +159,25 @@ func (s *Service) SendCode(ctx context.Context, phone, clientIP string) error {
 	if !ValidPhone(phone) {
 		return apperr.BadInput("phone", "must be an 11-digit mobile number starting with 13-19")
 	}
-	checks := []struct {
-		key  string
-		lim  ratelimit.Limit
-		what string
-	}{
-		{"code:phone:gap:" + phone, s.cfg.PerPhoneGap, "codes for this phone"},
-		{"code:phone:day:" + phone, s.cfg.PerPhoneDay, "codes for this phone today"},
+	// Every limit is checked before any is counted (one script): a request
+	// refused by one limit counts against none of the others, so an address
+	// over its own limit cannot spend any phone's quota. The keys share the
+	// hash tag {code}, which that script needs on Redis Cluster.
+	checks := []ratelimit.Check{
+		{Key: "{code}:phone:gap:" + phone, Limit: s.cfg.PerPhoneGap},
+		{Key: "{code}:phone:day:" + phone, Limit: s.cfg.PerPhoneDay},
 	}
+	what := []string{"codes for this phone", "codes for this phone today"}
 	if clientIP != "" {
-		checks = append(checks, struct {
-			key  string
-			lim  ratelimit.Limit
-			what string
-		}{"code:ip:" + clientIP, s.cfg.PerIPHour, "codes from this address"})
+		checks = append(checks, ratelimit.Check{Key: "{code}:ip:" + clientIP, Limit: s.cfg.PerIPHour})
+		what = append(what, "codes from this address")
 	}
-	for _, c := range checks {
-		res, err := s.limiter.Allow(ctx, c.key, c.lim)
-		if err != nil {
-			return err
-		}
-		if !res.Allowed {
-			return apperr.RateLimit(c.what, res.RetryAfter.Milliseconds())
-		}
+	res, refused, err := s.limiter.AllowAll(ctx, checks...)
+	if err != nil {
+		return err
+	}
+	if !res.Allowed {
+		return apperr.RateLimit(what[refused], res.RetryAfter.Milliseconds())
 	}
 	code, err := randomDigits(6)
 	if err != nil {
@@ -184,6 +196,55 @@ func (s *Service) SendCode(ctx context.Context, phone, clientIP string) error {
 	return s.sender.SendCode(ctx, phone, code)
 }
 
+// verifyCode uses up phone's login code if code is it; field names the input
+// in errors. A wrong guess counts against the guesser's address
+// (CodeFailuresPerIP) as well as the code's own guesses (MaxWrong, which void
+// it): the address's budget is checked first, so one address can void at
+// most a few people's codes and then none, its guesses refused before they
+// reach any code.
+func (s *Service) verifyCode(ctx context.Context, phone, code, field string) error {
+	var ipKey string
+	if ip := ClientIP(ctx); ip != "" {
+		ipKey = "code:ip:" + ip
+		res, err := s.limiter.CheckFailures(ctx, s.cfg.CodeFailuresPerIP, ipKey)
+		if err != nil {
+			return err
+		}
+		if !res.Allowed {
+			return apperr.RateLimit("wrong codes from this address", res.RetryAfter.Milliseconds())
+		}
+	}
+	res, err := verifyCodeScript.Run(ctx, s.rdb, []string{s.codeKey(phone)}, code, s.cfg.MaxWrong).Int()
+	if err != nil {
+		return fmt.Errorf("verify login code: %w", err)
+	}
+	switch res {
+	case -1:
+		return apperr.BadInput(field, "no valid code for this phone: it expired, was used or was voided; send a new one")
+	case 0:
+		if ipKey != "" {
+			if err := s.limiter.RecordFailure(ctx, s.cfg.CodeFailuresPerIP, ipKey); err != nil {
+				return err
+			}
+		}
+		return apperr.BadInput(field, "wrong code")
+	}
+	return nil
+}
+
+// Login logs in with either a login code (LoginWithCode) or a password
+// (LoginWithPassword, its wrong guesses limited per phone and per the
+// request's client address); giving both, or neither, is BAD_USER_INPUT.
+func (s *Service) Login(ctx context.Context, phone string, code, password *string) (string, *ent.User, error) {
+	switch {
+	case code != nil && password == nil:
+		return s.LoginWithCode(ctx, phone, *code)
+	case password != nil && code == nil:
+		return s.LoginWithPassword(ctx, phone, *password, ClientIP(ctx))
+	}
+	return "", nil, apperr.BadInput("code", "give either code or password")
+}
+
 // LoginWithCode checks the code and logs in, registering an unknown phone.
 func (s *Service) LoginWithCode(ctx context.Context, phone, code string) (string, *ent.User, error) {
 	if !ValidPhone(phone) {
@@ -192,15 +253,8 @@ func (s *Service) LoginWithCode(ctx context.Context, phone, code string) (string
 	if !ValidCode(code) {
 		return "", nil, apperr.BadInput("code", "must be the 6 digits sent to the phone")
 	}
-	res, err := verifyCode.Run(ctx, s.rdb, []string{s.codeKey(phone)}, code, s.cfg.MaxWrong).Int()
-	if err != nil {
-		return "", nil, fmt.Errorf("verify login code: %w", err)
-	}
-	switch res {
-	case -1:
-		return "", nil, apperr.BadInput("code", "no valid code for this phone: it expired, was used or was voided; send a new one")
-	case 0:
-		return "", nil, apperr.BadInput("code", "wrong code")
+	if err := s.verifyCode(ctx, phone, code, "code"); err != nil {
+		return "", nil, err
 	}
 	u, err := s.findOrRegister(ctx, phone)
 	if err != nil {
@@ -331,10 +385,14 @@ func (s *Service) viewer(v Viewer, token string) *Viewer {
 	return &v
 }
 
-// Logout ends the session of token, on every instance; it reports whether
-// there was one.
-func (s *Service) Logout(ctx context.Context, token string) (bool, error) {
-	key := s.sessionKey(token)
+// Logout ends v's session, on every instance; it reports whether there was
+// one (false for an anonymous viewer, nil: an unknown or expired token is
+// already anonymous).
+func (s *Service) Logout(ctx context.Context, v *Viewer) (bool, error) {
+	if v == nil {
+		return false, nil
+	}
+	key := s.sessionKey(v.Token)
 	n, err := s.rdb.Del(ctx, key).Result()
 	if err != nil {
 		return false, err
@@ -343,11 +401,12 @@ func (s *Service) Logout(ctx context.Context, token string) (bool, error) {
 }
 
 // RefreshSession rewrites the summary of the viewer's session after a profile change,
-// keeping its remaining lifetime.
+// keeping its remaining lifetime. A session that is gone meanwhile (expired,
+// logged out, lost by Redis) is left gone: there is nothing to rewrite.
 func (s *Service) RefreshSession(ctx context.Context, v *Viewer, u *ent.User) error {
 	key := s.sessionKey(v.Token)
 	data, _ := json.Marshal(Viewer{UserID: u.ID, Phone: u.Phone, Nick: u.NickName, Icon: u.Icon})
-	if err := s.rdb.SetArgs(ctx, key, data, redis.SetArgs{KeepTTL: true, Mode: "XX"}).Err(); err != nil {
+	if err := s.rdb.SetArgs(ctx, key, data, redis.SetArgs{KeepTTL: true, Mode: "XX"}).Err(); err != nil && !errors.Is(err, redis.Nil) {
 		return err
 	}
 	return s.forget(ctx, key)

@@ -27,8 +27,9 @@ type sessionFollower struct {
 	wg  sync.WaitGroup
 }
 
-// Start follows session changes made on any instance; it returns once
-// following.
+// Start follows session changes made on any instance, and starts retrying
+// the other sessions' ends that failed after a password change; it returns
+// once following.
 func (s *Service) Start(ctx context.Context) error {
 	sub := s.rdb.Subscribe(ctx, s.sessionsChannel())
 	if _, err := sub.Receive(ctx); err != nil {
@@ -49,6 +50,7 @@ func (s *Service) Start(ctx context.Context) error {
 			s.recent.DropAll()
 		}
 	})
+	s.outbox.Start() //nolint:contextcheck // the retries run until Close, not for Start's caller
 	return nil
 }
 
@@ -60,8 +62,9 @@ func (s *Service) sessionChanged(key string) {
 	s.watches.check(key)
 }
 
-// Close stops following session changes and ends the watches.
+// Close stops following session changes and the retries, and ends the watches.
 func (s *Service) Close() error {
+	s.outbox.Close()
 	var err error
 	if s.follower.sub != nil {
 		err = s.follower.sub.Close()

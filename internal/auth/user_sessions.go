@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/ent"
 )
 
 // Each user's sessions are listed in a Redis set, login:user:<id>:sessions,
@@ -106,19 +108,53 @@ func (s *Service) slideIndex(ctx context.Context, userID int64) {
 	}, "pexpire", s.userSessionsKey(userID), s.indexTTL().Milliseconds())
 }
 
-// EndOtherSessions ends every session of v's user but v's own, on every
-// instance (their open websockets close with 4403), and returns how many it
-// ended. A password change calls it.
-func (s *Service) EndOtherSessions(ctx context.Context, v *Viewer) (int, error) {
-	set := s.userSessionsKey(v.UserID)
-	own := s.sessionHash(s.sessionKey(v.Token))
+// kindEndSessions is the outbox kind that ends a user's other sessions after
+// a password change; its argument is "<user id>:<the kept session's hash>".
+const kindEndSessions = "auth.end_sessions"
+
+// EndOtherSessions records in tx, the transaction that changes the password
+// of v's user, that every session of that user but v's own is to end, on
+// every instance (their open websockets close with 4403). Run after, once tx
+// has committed: it ends them at once; should that fail, the outbox retries
+// it until it succeeds, so a password change never leaves a stolen session
+// alive for good.
+func (s *Service) EndOtherSessions(ctx context.Context, tx *ent.Tx, v *Viewer) (after func(context.Context), err error) {
+	arg := strconv.FormatInt(v.UserID, 10) + ":" + s.sessionHash(s.sessionKey(v.Token))
+	row, err := s.outbox.Record(ctx, tx, kindEndSessions, arg)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		if err := s.outbox.Run(ctx, row); err != nil {
+			s.cfg.Log.WarnContext(ctx, "ending the other sessions after a password change failed; the outbox retries it",
+				"user", v.UserID, "err", err)
+		}
+	}, nil
+}
+
+// endSessions is the kindEndSessions handler (idempotent): it ends every
+// session of the user but the one kept.
+func (s *Service) endSessions(ctx context.Context, arg string) error {
+	id, keep, ok := strings.Cut(arg, ":")
+	userID, err := strconv.ParseInt(id, 10, 64)
+	if !ok || err != nil {
+		return fmt.Errorf("%s: bad argument %q", kindEndSessions, arg)
+	}
+	_, err = s.endSessionsBut(ctx, userID, keep)
+	return err
+}
+
+// endSessionsBut ends every session of the user whose hash is not keep, on
+// every instance, and returns how many it ended.
+func (s *Service) endSessionsBut(ctx context.Context, userID int64, keep string) (int, error) {
+	set := s.userSessionsKey(userID)
 	live, err := s.liveSessions(ctx, set)
 	if err != nil {
 		return 0, err
 	}
 	ended := 0
 	for _, h := range live {
-		if h == own {
+		if h == keep {
 			continue
 		}
 		key := s.keyOfHash(h)

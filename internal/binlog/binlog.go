@@ -70,6 +70,10 @@ type Tailer struct {
 	leading atomic.Bool
 	applied *prometheus.CounterVec
 	posKey  string
+	// metrics are the collectors registered with cfg.Registerer; Close
+	// unregisters them, so an instance that found no usable binlog does not
+	// export a leader gauge of 0 (which reads as "leaderless" to the alerts).
+	metrics []prometheus.Collector
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -104,9 +108,11 @@ func New(cfg Config) (*Tailer, error) {
 		})
 		for _, c := range []prometheus.Collector{t.applied, leader} {
 			if err := cfg.Registerer.Register(c); err != nil {
+				t.unregister()
 				_ = db.Close()
 				return nil, err
 			}
+			t.metrics = append(t.metrics, c)
 		}
 	}
 	return t, nil
@@ -173,6 +179,14 @@ func (t *Tailer) Close() {
 	}
 	t.wg.Wait()
 	_ = t.db.Close()
+	t.unregister()
+}
+
+func (t *Tailer) unregister() {
+	for _, c := range t.metrics {
+		t.cfg.Registerer.Unregister(c)
+	}
+	t.metrics = nil
 }
 
 // lead tails from the kept position while ctx (the lock's) lasts.

@@ -17,10 +17,12 @@ import (
 	entbloglike "github.com/hmdp/hmdp/ent/bloglike"
 	entcommentlike "github.com/hmdp/hmdp/ent/commentlike"
 	entcommenttext "github.com/hmdp/hmdp/ent/commenttext"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/ratelimit"
+	"github.com/hmdp/hmdp/internal/review"
 )
 
 // Limits of a blog: product rules, within its columns (maxlen.BlogTitle,
@@ -44,6 +46,12 @@ type Likes interface {
 	Forget(ctx context.Context, tx *ent.Tx, blogID int64) (after func(context.Context), err error)
 }
 
+// Ratings gives a shop rating in a post's transaction (the review service):
+// RateInTx returns what to run after commit.
+type Ratings interface {
+	RateInTx(ctx context.Context, tx *ent.Tx, userID, shopID int64, stars int) (after func(context.Context), err error)
+}
+
 // ImageStore tells our own uploads from other paths.
 type ImageStore interface {
 	Owns(path string) bool
@@ -64,12 +72,21 @@ type Config struct {
 	// blog's (nil: images are left as they are).
 	ImageUse ImageUse
 	Likes    Likes
+	// Ratings takes the stars a post gives its shop; nil: a post with
+	// stars is refused.
+	Ratings Ratings
 	// Fanout hears of published and deleted blogs (the feed); nil: no one.
 	Fanout Fanout
 	Log    *slog.Logger // default slog.Default()
 	// Limiter, when set, allows each user PerUser creates (RATE_LIMITED past it).
 	Limiter *ratelimit.Limiter
 	PerUser ratelimit.Limit // default DefaultPerUser
+	// Hot, when set, answers hotBlogs from the kept hot list (hot.go); Create
+	// and Delete drop it.
+	Hot *Hot
+	// ShopPosts, when set, answers blogsByShop from the kept lists per shop
+	// (shopposts.go); Create and Delete drop the shop's.
+	ShopPosts *ShopPosts
 }
 
 // DefaultPerUser is the default rate limit of Create per user.
@@ -81,9 +98,12 @@ type Service struct {
 	images ImageStore
 	use    ImageUse // nil: none
 	likes  Likes
+	rates  Ratings // nil: none
 	log    *slog.Logger
 	fanout Fanout // nil: no one
 	limit  func(ctx context.Context, author int64) error
+	hot    *Hot       // nil: hotBlogs reads MySQL
+	shops  *ShopPosts // nil: blogsByShop reads MySQL
 }
 
 // New returns the service.
@@ -94,7 +114,7 @@ func New(cfg Config) *Service {
 	if cfg.PerUser.Events <= 0 || cfg.PerUser.Per <= 0 {
 		cfg.PerUser = DefaultPerUser
 	}
-	s := &Service{db: cfg.DB, images: cfg.Images, use: cfg.ImageUse, likes: cfg.Likes, log: cfg.Log, fanout: cfg.Fanout}
+	s := &Service{db: cfg.DB, images: cfg.Images, use: cfg.ImageUse, likes: cfg.Likes, rates: cfg.Ratings, log: cfg.Log, fanout: cfg.Fanout, hot: cfg.Hot, shops: cfg.ShopPosts}
 	if l := cfg.Limiter; l != nil {
 		s.limit = func(ctx context.Context, author int64) error {
 			res, err := l.Allow(ctx, "blog:user:"+strconv.FormatInt(author, 10), cfg.PerUser)
@@ -112,6 +132,8 @@ type Input struct {
 	Title, Content string
 	Images         []string
 	ShopID         *int64
+	// Stars rate the shop (1 to 5), as rateShop would; they need ShopID.
+	Stars *int
 }
 
 func (in Input) validate(images ImageStore) error {
@@ -141,6 +163,12 @@ func (in Input) validate(images ImageStore) error {
 	if in.ShopID != nil && *in.ShopID <= 0 {
 		return apperr.BadInput("input.shopId", "shop %d not found", *in.ShopID)
 	}
+	if in.Stars != nil {
+		if in.ShopID == nil {
+			return apperr.BadInput("input.stars", "rate a shop: give input.shopId too")
+		}
+		return review.CheckStars("input.stars", *in.Stars)
+	}
 	return nil
 }
 
@@ -151,10 +179,14 @@ type ownerChecker interface {
 }
 
 // Create writes a blog by author and hands it to the fan-out; RATE_LIMITED
-// past the author's allowance (a refused or invalid call uses none).
+// past the author's allowance (a refused or invalid call uses none). A blog
+// with stars also rates its shop, in the blog's transaction.
 func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog, error) {
 	if err := in.validate(s.images); err != nil {
 		return nil, err
+	}
+	if in.Stars != nil && s.rates == nil {
+		return nil, errors.New("blog: no rating service to take input.stars")
 	}
 	if o, ok := s.images.(ownerChecker); ok { // the server's store knows uploaders
 		if err := o.CheckOwner(ctx, author, "input.images", true, in.Images); err != nil {
@@ -177,35 +209,13 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 		}
 		shopID = *in.ShopID
 	}
-	insert := func(db *ent.Client) (*ent.Blog, error) {
-		return db.Blog.Create().SetUserID(author).SetShopID(shopID).
-			SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
-			SetLiked(0).SetComments(0).
-			// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
-			// must be the same whether pushed now or rebuilt from MySQL later.
-			SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
-	}
-	var b *ent.Blog
-	var err error
-	if s.use == nil || len(in.Images) == 0 {
-		b, err = insert(s.db)
-	} else {
-		// The images are claimed in the blog's transaction, so the image
-		// collector cannot remove one before the blog shows it.
-		err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
-			if err := s.use.Claim(ctx, tx, author, "input.images", true, in.Images); err != nil {
-				return err
-			}
-			b, err = insert(tx.Client())
-			return err
-		})
-		if b != nil {
-			b = b.Unwrap()
-		}
-	}
+	b, rated, err := s.insert(ctx, author, shopID, in)
 	if err != nil {
 		return nil, err
 	}
+	rated(context.WithoutCancel(ctx))
+	s.hot.Changed(ctx)
+	s.shops.ShopChanged(ctx, b.ShopID)
 	if s.fanout != nil {
 		// The blog is saved whatever happens here; a failed push is logged
 		// and the followers' inboxes are rebuilt from MySQL when lost.
@@ -214,6 +224,45 @@ func (s *Service) Create(ctx context.Context, author int64, in Input) (*ent.Blog
 		}
 	}
 	return b, nil
+}
+
+// insert writes the blog: alone, or in one transaction with the claim of
+// its images (so the image collector cannot remove one before the blog
+// shows it) and its shop rating (the stars count in the shop's score exactly
+// when the blog is written). rated runs after the commit.
+func (s *Service) insert(ctx context.Context, author, shopID int64, in Input) (b *ent.Blog, rated func(context.Context), err error) {
+	create := func(db *ent.Client) (*ent.Blog, error) {
+		return db.Blog.Create().SetUserID(author).SetShopID(shopID).
+			SetTitle(in.Title).SetContent(in.Content).SetImages(strings.Join(in.Images, ",")).
+			SetLiked(0).SetComments(0).
+			// Whole seconds, as a MySQL TIMESTAMP keeps them: the feed's scores
+			// must be the same whether pushed now or rebuilt from MySQL later.
+			SetCreateTime(time.Now().Truncate(time.Second)).Save(ctx)
+	}
+	rated = func(context.Context) {}
+	claim := s.use != nil && len(in.Images) > 0
+	if !claim && in.Stars == nil {
+		b, err = create(s.db)
+		return b, rated, err
+	}
+	err = database.WithTx(ctx, s.db, func(tx *ent.Tx) error {
+		if in.Stars != nil { // first: it must be the transaction's first statement
+			if rated, err = s.rates.RateInTx(ctx, tx, author, shopID, *in.Stars); err != nil {
+				return err
+			}
+		}
+		if claim {
+			if err := s.use.Claim(ctx, tx, author, "input.images", true, in.Images); err != nil {
+				return err
+			}
+		}
+		b, err = create(tx.Client())
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Unwrap(), rated, nil
 }
 
 // Delete removes the viewer's own blog with its likes and comments, and takes it out of
@@ -269,6 +318,8 @@ func (s *Service) Delete(ctx context.Context, viewer, id int64) error {
 	// service's outbox and the images' removal by the collector's; a blog left in an inbox is skipped when read, as it
 	// is no longer in MySQL.
 	ctx = context.WithoutCancel(ctx)
+	s.hot.Changed(ctx)
+	s.shops.ShopChanged(ctx, b.ShopID)
 	forgetLikes(ctx)
 	releaseImages(ctx)
 	if s.fanout != nil {
@@ -307,6 +358,11 @@ func (s *Service) Hot(ctx context.Context, first *int, after *string) (*Page, er
 	if err != nil {
 		return nil, err
 	}
+	if s.hot != nil {
+		if p, ok, err := s.hot.page(ctx, n, c); err != nil || ok {
+			return p, err
+		}
+	}
 	q := s.db.Blog.Query()
 	if c != nil {
 		liked, err := page.Int(c.Value)
@@ -319,7 +375,7 @@ func (s *Service) Hot(ctx context.Context, first *int, after *string) (*Page, er
 	if err != nil {
 		return nil, err
 	}
-	return pageOf(bs, n, func(b *ent.Blog) page.Cursor { return page.Cursor{ID: b.ID, Value: int64(b.Liked)} }), nil
+	return pageOf(bs, n, hotCursor), nil
 }
 
 // ByUser pages a user's blogs, newest first.
@@ -329,6 +385,44 @@ func (s *Service) ByUser(ctx context.Context, userID int64, first *int, after *s
 		return nil, err
 	}
 	q := s.db.Blog.Query().Where(entblog.UserID(userID))
+	if c != nil {
+		q = q.Where(entblog.IDLT(c.ID))
+	}
+	bs, err := q.Order(ent.Desc(entblog.FieldID)).Limit(n + 1).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pageOf(bs, n, func(b *ent.Blog) page.Cursor { return page.Cursor{ID: b.ID} }), nil
+}
+
+// ByShop pages the blogs about a shop, newest or most liked first (ties
+// newest first); a shop with none, or no such shop, has an empty page. The
+// cursor holds the id, and for enum.BlogMostLiked the liked count too.
+func (s *Service) ByShop(ctx context.Context, shopID int64, order enum.BlogOrder, first *int, after *string) (*Page, error) {
+	n, c, err := page.Args(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if s.shops != nil {
+		if p, ok, err := s.shops.page(ctx, shopID, order, n, c); err != nil || ok {
+			return p, err
+		}
+	}
+	q := s.db.Blog.Query().Where(entblog.ShopID(shopID))
+	if order == enum.BlogMostLiked {
+		if c != nil {
+			liked, err := page.Int(c.Value)
+			if err != nil {
+				return nil, err
+			}
+			q = q.Where(entblog.Or(entblog.LikedLT(int(liked)), entblog.And(entblog.Liked(int(liked)), entblog.IDLT(c.ID))))
+		}
+		bs, err := q.Order(ent.Desc(entblog.FieldLiked, entblog.FieldID)).Limit(n + 1).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return pageOf(bs, n, func(b *ent.Blog) page.Cursor { return page.Cursor{ID: b.ID, Value: int64(b.Liked)} }), nil
+	}
 	if c != nil {
 		q = q.Where(entblog.IDLT(c.ID))
 	}

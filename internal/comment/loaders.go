@@ -12,15 +12,16 @@ import (
 )
 
 // DefaultWait is how long a loader collects keys before it fetches (as
-// internal/loader's: sibling resolvers run concurrently).
+// internal/dataloader's: sibling resolvers run concurrently).
 const DefaultWait = 2 * time.Millisecond
 
 // Loaders are one response's comment look-ups: each kind (replies of the
 // page's comments, their reply counts, likedByMe, the comments answered) is
 // one statement per page, whatever the page's size. Authors go through the
-// response's user loader (internal/loader).
+// response's user loader (internal/dataloader).
 type Loaders struct {
 	svc       *Service
+	viewer    int64 // 0: anonymous
 	wait      time.Duration
 	comments  *dataloadgen.Loader[int64, *ent.BlogComment]
 	likedByMe *dataloadgen.Loader[int64, bool]
@@ -45,7 +46,7 @@ func (s *Service) NewLoaders(viewer int64, wait time.Duration) *Loaders {
 	if wait <= 0 {
 		wait = DefaultWait
 	}
-	l := &Loaders{svc: s, wait: wait, replies: map[RepliesArgs]*dataloadgen.Loader[int64, *Page]{}, groups: map[int64]*group{}}
+	l := &Loaders{svc: s, viewer: viewer, wait: wait, replies: map[RepliesArgs]*dataloadgen.Loader[int64, *Page]{}, groups: map[int64]*group{}}
 	l.comments = dataloadgen.NewMappedLoader(s.Many, dataloadgen.WithWait(wait))
 	l.likedByMe = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]bool, error) {
 		return complete(ids, false)(s.LikedBy(ctx, viewer, ids))
@@ -124,8 +125,13 @@ func (l *Loaders) each(c *ent.BlogComment, once func(*group) *sync.Once, queue f
 	}
 }
 
-// Replies loads a page of c's replies (none for a reply).
-func (l *Loaders) Replies(ctx context.Context, c *ent.BlogComment, a RepliesArgs) (*Page, error) {
+// Replies loads a page of c's replies (none for a reply); first and after
+// are the field's paging arguments.
+func (l *Loaders) Replies(ctx context.Context, c *ent.BlogComment, first *int, after *string) (*Page, error) {
+	a, err := Args(first, after)
+	if err != nil {
+		return nil, err
+	}
 	if c.ParentID != 0 {
 		return pageOf(nil, a.First), nil
 	}
@@ -154,8 +160,11 @@ func (l *Loaders) ReplyCount(ctx context.Context, c *ent.BlogComment) (int, erro
 	return l.counts.Load(ctx, c.ID)
 }
 
-// LikedByMe loads whether the viewer likes c.
+// LikedByMe loads whether the viewer likes c (false for an anonymous viewer).
 func (l *Loaders) LikedByMe(ctx context.Context, c *ent.BlogComment) (bool, error) {
+	if l.viewer == 0 {
+		return false, nil
+	}
 	l.each(c, func(g *group) *sync.Once { return &g.liked }, func(x *ent.BlogComment) {
 		l.likedByMe.LoadThunk(ctx, x.ID)
 	})

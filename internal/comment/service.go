@@ -55,6 +55,22 @@ const (
 // Deleted reports whether c is shown as deleted.
 func Deleted(c *ent.BlogComment) bool { return c.Status >= StatusHidden }
 
+// Content is c's text as shown: nil for a deleted comment.
+func Content(c *ent.BlogComment) *string {
+	if Deleted(c) {
+		return nil
+	}
+	return &c.Content
+}
+
+// ParentID is the top-level comment c hangs under, nil for a top-level comment.
+func ParentID(c *ent.BlogComment) *int64 {
+	if c.ParentID == 0 {
+		return nil
+	}
+	return &c.ParentID
+}
+
 // visible is the predicate of a comment that is not deleted (original rows
 // may have a NULL status).
 func visible() predicate.BlogComment {
@@ -75,6 +91,10 @@ type Config struct {
 	PerUser ratelimit.Limit
 	// Now gives the current time (default time.Now).
 	Now func() time.Time
+	// Counted, when set, hears of each committed change of a blog's comment
+	// count (tb_blog.comments), after the commit: pages kept elsewhere that
+	// show the count are dropped (the hot blogs).
+	Counted func(ctx context.Context, blogID int64)
 }
 
 // Service is the comment service.
@@ -191,6 +211,7 @@ func (s *Service) insert(ctx context.Context, viewer, blogID int64, content stri
 	if err = tx.Commit(); err != nil {
 		return nil, err
 	}
+	s.counted(ctx, blogID)
 	c = c.Unwrap()
 	c.Content = content
 	return c, nil
@@ -240,7 +261,20 @@ func (s *Service) Delete(ctx context.Context, viewer, id int64) (err error) {
 			return err
 		}
 	}
-	return tx.Commit()
+	if err = tx.Commit(); err != nil {
+		return err
+	}
+	if n == 1 {
+		s.counted(ctx, c.BlogID)
+	}
+	return nil
+}
+
+// counted tells Config.Counted of a committed change of blogID's comment count.
+func (s *Service) counted(ctx context.Context, blogID int64) {
+	if s.cfg.Counted != nil {
+		s.cfg.Counted(context.WithoutCancel(ctx), blogID)
+	}
 }
 
 // SetLike likes (liked=true) or unlikes comment id for viewer and returns the

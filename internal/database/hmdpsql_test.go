@@ -26,7 +26,7 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 		t.Fatalf("only %d columns read from hmdp.sql", len(before))
 	}
 
-	db, err := database.OpenMySQL(dsn)
+	db, err := database.OpenMySQL(dsn, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 	for _, idx := range []string{"tb_voucher_order.uk_user_voucher", "tb_follow.uk_user_follow"} {
 		tbl, name, _ := strings.Cut(idx, ".")
 		var n int
-		if err := raw.QueryRow(`SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE()
+		if err := raw.QueryRowContext(t.Context(), `SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE()
 			AND table_name = ? AND index_name = ? AND non_unique = 0`, tbl, name).Scan(&n); err != nil {
 			t.Fatalf("index %s: %v", idx, err)
 		}
@@ -60,7 +60,7 @@ func TestMigrateKeepsHmdpSQLSchema(t *testing.T) {
 	}
 	// A sale's orders are found by voucher_id (rebuilding its Redis state).
 	var first string
-	if err := raw.QueryRow(`SELECT column_name FROM information_schema.statistics WHERE table_schema = DATABASE()
+	if err := raw.QueryRowContext(t.Context(), `SELECT column_name FROM information_schema.statistics WHERE table_schema = DATABASE()
 		AND table_name = 'tb_voucher_order' AND index_name = 'idx_voucher_status' AND seq_in_index = 1`).Scan(&first); err != nil || first != "voucher_id" {
 		t.Errorf("index idx_voucher_status starting with voucher_id: %q %v", first, err)
 	}

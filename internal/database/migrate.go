@@ -3,6 +3,8 @@ package database
 import (
 	"context"
 	"fmt"
+	"io"
+	"sync"
 
 	atlas "ariga.io/atlas/sql/schema"
 	"entgo.io/ent/dialect/sql/schema"
@@ -21,17 +23,35 @@ var originalTables = map[string]bool{
 // tables only new indexes (such as the unique keys that make flash-sale and
 // follow writes idempotent).
 func (d *DB) Migrate(ctx context.Context) error {
-	err := d.Client.Schema.Create(ctx,
-		schema.WithForeignKeys(false), // hmdp.sql has none; ids are checked in code
-		schema.WithDropColumn(false),
-		schema.WithDropIndex(false),
-		schema.WithDiffHook(onlyAdditions),
-	)
-	if err != nil {
+	// ent keeps the desired schema in package variables (migrate.Tables) and
+	// writes them while planning: two migrations in one process at once race
+	// (tests start many servers side by side).
+	migrating.Lock()
+	defer migrating.Unlock()
+	if err := d.Client.Schema.Create(ctx, migrateOptions...); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
 }
+
+// Plan writes the statements Migrate would run now, without running them.
+func (d *DB) Plan(ctx context.Context, w io.Writer) error {
+	migrating.Lock()
+	defer migrating.Unlock()
+	if err := d.Client.Schema.WriteTo(ctx, w, migrateOptions...); err != nil {
+		return fmt.Errorf("migration plan: %w", err)
+	}
+	return nil
+}
+
+var migrateOptions = []schema.MigrateOption{
+	schema.WithForeignKeys(false), // hmdp.sql has none; ids are checked in code
+	schema.WithDropColumn(false),
+	schema.WithDropIndex(false),
+	schema.WithDiffHook(onlyAdditions),
+}
+
+var migrating sync.Mutex
 
 func onlyAdditions(next schema.Differ) schema.Differ {
 	return schema.DiffFunc(func(current, desired *atlas.Schema) ([]atlas.Change, error) {

@@ -55,6 +55,9 @@ type ReplicaConfig struct {
 	// CheckEvery is how often each replica's replication status is read
 	// (default 1 s).
 	CheckEvery time.Duration
+	// MaxConns is the size of each pool, the primary's and every
+	// replica's (default DefaultMaxConns).
+	MaxConns   int
 	Registerer prometheus.Registerer
 	Log        *slog.Logger
 }
@@ -254,10 +257,41 @@ func (d *DB) Replicas() []string {
 // client reads lag-tolerant queries (see LagTolerant) from the replicas.
 // Each replica is checked once before it returns, then every CheckEvery.
 func OpenMySQLReplicas(ctx context.Context, dsn string, rc ReplicaConfig, opts ...ent.Option) (*DB, error) {
-	primary, describe, err := openPool(dsn)
+	primary, describe, err := openPool(dsn, rc.MaxConns)
 	if err != nil {
 		return nil, err
 	}
+	rc = rc.withDefaults()
+	r := &router{primary: entsql.OpenDB(dialect.MySQL, primary), maxLag: rc.MaxLag, log: rc.Log}
+	if err := r.openReplicas(rc.DSNs, rc.MaxConns); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	if rc.Registerer != nil && len(r.replicas) > 0 {
+		if err := r.register(rc.Registerer); err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+	}
+	for _, rep := range r.replicas {
+		r.check(ctx, rep)
+		if !rep.up.Load() {
+			rc.Log.Warn("read replica not in use until it replicates", "replica", rep.name)
+		}
+	}
+	r.startChecks(ctx, rc.CheckEvery)
+	db := &DB{
+		Client:   ent.NewClient(append([]ent.Option{ent.Driver(r)}, opts...)...),
+		SQL:      primary,
+		Dialect:  dialect.MySQL,
+		Describe: fmt.Sprintf("%s + %d read replica(s)", describe, len(r.replicas)),
+		router:   r,
+	}
+	return db, nil
+}
+
+// withDefaults is rc with its zero settings at their defaults.
+func (rc ReplicaConfig) withDefaults() ReplicaConfig {
 	if rc.MaxLag <= 0 {
 		rc.MaxLag = 5 * time.Second
 	}
@@ -267,49 +301,54 @@ func OpenMySQLReplicas(ctx context.Context, dsn string, rc ReplicaConfig, opts .
 	if rc.Log == nil {
 		rc.Log = slog.Default()
 	}
-	r := &router{primary: entsql.OpenDB(dialect.MySQL, primary), maxLag: rc.MaxLag, log: rc.Log}
-	for i, d := range rc.DSNs {
-		pool, _, err := openPool(d)
+	return rc
+}
+
+// openReplicas opens a pool per replica DSN, in order; on an error the
+// caller closes r (and the pools opened so far).
+func (r *router) openReplicas(dsns []string, maxConns int) error {
+	for i, d := range dsns {
+		pool, _, err := openPool(d, maxConns)
 		if err != nil {
-			_ = r.Close()
-			return nil, fmt.Errorf("replica %d: %w", i+1, err)
+			return fmt.Errorf("replica %d: %w", i+1, err)
 		}
 		cfg, _ := mysql.ParseDSN(d)
 		r.replicas = append(r.replicas, &replica{name: cfg.Addr, db: pool, drv: entsql.OpenDB(dialect.MySQL, pool)})
 	}
-	if rc.Registerer != nil && len(r.replicas) > 0 {
-		r.reads = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hmdp_db_reads_total",
-			Help: "Reads through the database client by the back end that served them (primary or a replica's host:port)."}, []string{"backend"})
-		up := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "hmdp_db_replicas_up",
-			Help: "Read replicas in use (answering and lagging at most HMDP_REPLICA_MAX_LAG)."}, func() float64 {
-			n := 0
-			for _, rep := range r.replicas {
-				if rep.up.Load() {
-					n++
-				}
-			}
-			return float64(n)
-		})
-		for _, c := range []prometheus.Collector{r.reads, up} {
-			if err := rc.Registerer.Register(c); err != nil {
-				_ = r.Close()
-				return nil, err
+	return nil
+}
+
+// register registers the reads per back end and the replicas in use on reg.
+func (r *router) register(reg prometheus.Registerer) error {
+	r.reads = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hmdp_db_reads_total",
+		Help: "Reads through the database client by the back end that served them (primary or a replica's host:port)."}, []string{"backend"})
+	up := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "hmdp_db_replicas_up",
+		Help: "Read replicas in use (answering and lagging at most HMDP_REPLICA_MAX_LAG)."}, func() float64 {
+		n := 0
+		for _, rep := range r.replicas {
+			if rep.up.Load() {
+				n++
 			}
 		}
-	}
-	for _, rep := range r.replicas {
-		r.check(ctx, rep)
-		if !rep.up.Load() {
-			rc.Log.Warn("read replica not in use until it replicates", "replica", rep.name)
+		return float64(n)
+	})
+	for _, c := range []prometheus.Collector{r.reads, up} {
+		if err := reg.Register(c); err != nil {
+			return err
 		}
 	}
-	// The checks outlive ctx (the opening's): they run until Close.
+	return nil
+}
+
+// startChecks checks every replica every period until Close. The checks
+// outlive ctx (the opening's).
+func (r *router) startChecks(ctx context.Context, every time.Duration) {
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.stop = cancel
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		t := time.NewTicker(rc.CheckEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -322,14 +361,6 @@ func OpenMySQLReplicas(ctx context.Context, dsn string, rc ReplicaConfig, opts .
 			}
 		}
 	}()
-	db := &DB{
-		Client:   ent.NewClient(append([]ent.Option{ent.Driver(r)}, opts...)...),
-		SQL:      primary,
-		Dialect:  dialect.MySQL,
-		Describe: fmt.Sprintf("%s + %d read replica(s)", describe, len(r.replicas)),
-		router:   r,
-	}
-	return db, nil
 }
 
 // ReplicaLag is the largest lag the last checks measured among the replicas

@@ -45,7 +45,7 @@ func openReplicated(t testing.TB) (*database.DB, *testenv.Proxy, *sql.DB) {
 	t.Cleanup(func() { _ = replica.Close() })
 	testenv.Eventually(t, 10*time.Second, "the replica has the seeded shops", func() bool {
 		var n int
-		return replica.QueryRow("SELECT COUNT(*) FROM tb_shop").Scan(&n) == nil && n > 0
+		return replica.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM tb_shop").Scan(&n) == nil && n > 0
 	})
 	return db, proxy, replica
 }
@@ -167,13 +167,13 @@ func TestReplicaNotReplicatingSkipped(t *testing.T) {
 	db, _, replica := openReplicated(t)
 	ctx := database.LagTolerant(context.Background())
 	rep := db.Replicas()[0]
-	if _, err := replica.Exec("STOP SLAVE SQL_THREAD"); err != nil {
+	if _, err := replica.ExecContext(t.Context(), "STOP SLAVE SQL_THREAD"); err != nil {
 		t.Fatal(err)
 	}
 	restarted := false
 	defer func() {
 		if !restarted {
-			_, _ = replica.Exec("START SLAVE SQL_THREAD")
+			_, _ = replica.ExecContext(t.Context(), "START SLAVE SQL_THREAD")
 		}
 	}()
 	time.Sleep(300 * time.Millisecond) // a few checks
@@ -184,7 +184,7 @@ func TestReplicaNotReplicatingSkipped(t *testing.T) {
 	if db.Reads(rep) != r0 {
 		t.Errorf("a replica not replicating served %d reads", db.Reads(rep)-r0)
 	}
-	if _, err := replica.Exec("START SLAVE SQL_THREAD"); err != nil {
+	if _, err := replica.ExecContext(t.Context(), "START SLAVE SQL_THREAD"); err != nil {
 		t.Fatal(err)
 	}
 	restarted = true

@@ -21,6 +21,7 @@ import (
 	entuser "github.com/hmdp/hmdp/ent/user"
 	entuserinfo "github.com/hmdp/hmdp/ent/userinfo"
 	entvoucher "github.com/hmdp/hmdp/ent/voucher"
+	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
 	"github.com/hmdp/hmdp/internal/follow"
 	"github.com/hmdp/hmdp/internal/like"
@@ -47,6 +48,9 @@ type Loaders struct {
 	Vouchers     *dataloadgen.Loader[int64, *ent.Voucher]
 	ShopVouchers *dataloadgen.Loader[int64, []*ent.Voucher]
 	Sales        *dataloadgen.Loader[int64, *ent.SeckillVoucher]
+	// SaleStocks are flash sales' live stock by voucher id (Redis, one
+	// pipeline per batch; voucher.Service.LiveStocks); nil without Factory.Vouchers.
+	SaleStocks *dataloadgen.Loader[int64, int]
 	// ShopTypes are shop types by id (from the cached list); UVToday a
 	// shop's distinct visitors today (one pipeline per batch).
 	ShopTypes *dataloadgen.Loader[int64, *ent.ShopType]
@@ -56,6 +60,9 @@ type Loaders struct {
 	// the ids of a batch concurrently; nil for an absent shop.
 	ShopViews *dataloadgen.Loader[int64, *ent.Shop]
 
+	viewer   int64            // 0: anonymous
+	vouchers *voucher.Service // statuses; nil without Factory.Vouchers
+
 	mu     sync.Mutex
 	groups map[int64]*group
 }
@@ -63,7 +70,7 @@ type Loaders struct {
 // FollowLoaders are the follow look-ups, supplied by the follow service.
 type FollowLoaders struct {
 	FollowedByMe *dataloadgen.Loader[int64, bool]
-	Counts       *dataloadgen.Loader[int64, [2]int64] // followers, followees
+	Counts       *dataloadgen.Loader[int64, follow.Counts]
 }
 
 // Factory are what the loaders read.
@@ -81,12 +88,35 @@ type Factory struct {
 
 // New returns fresh loaders for viewer (0 = anonymous).
 func (s Factory) New(viewer int64) *Loaders {
-	l := &Loaders{}
+	l := &Loaders{viewer: viewer, vouchers: s.Vouchers}
 	wait := wait
 	if s.Wait > 0 {
 		wait = s.Wait
 	}
 	opt := dataloadgen.WithWait(wait)
+	s.rowLoaders(l, opt)
+	if s.Vouchers != nil {
+		l.ShopVouchers = s.shopVouchers(l, opt)
+		l.SaleStocks = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]int, []error) {
+			n, err := s.Vouchers.LiveStocks(ctx, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return n, nil
+		}, opt)
+	}
+	if s.Shops != nil {
+		s.shopLoaders(l, viewer, opt)
+	}
+	l.Likes = s.likes(viewer, opt)
+	if s.Follows != nil {
+		l.Follows = s.followLoaders(viewer, opt)
+	}
+	return l
+}
+
+// rowLoaders sets l's loaders of rows by id.
+func (s Factory) rowLoaders(l *Loaders, opt dataloadgen.Option) {
 	l.Users = dataloadgen.NewMappedLoader(byID(func(ctx context.Context, ids []int64) ([]*ent.User, error) {
 		return s.DB.User.Query().Where(entuser.IDIn(ids...)).All(ctx)
 	}, func(u *ent.User) int64 { return u.ID }), opt)
@@ -105,71 +135,78 @@ func (s Factory) New(viewer int64) *Loaders {
 	l.Sales = dataloadgen.NewMappedLoader(byID(func(ctx context.Context, ids []int64) ([]*ent.SeckillVoucher, error) {
 		return s.DB.SeckillVoucher.Query().Where(entseckillvoucher.IDIn(ids...)).All(ctx)
 	}, func(v *ent.SeckillVoucher) int64 { return v.ID }), opt)
-	if s.Vouchers != nil {
-		l.ShopVouchers = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([][]*ent.Voucher, []error) {
-			vs, sales, err := s.Vouchers.ByShops(ctx, ids)
-			if err != nil {
-				return nil, []error{err}
-			}
-			for _, sv := range sales {
-				l.Sales.Prime(sv.ID, sv)
-			}
-			return vs, nil
-		}, opt)
-	}
-	if s.Shops != nil {
-		l.ShopTypes = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]*ent.ShopType, error) {
-			ts, err := s.Shops.Types(ctx)
-			if err != nil {
-				return nil, err
-			}
-			m := make(map[int64]*ent.ShopType, len(ts))
-			for _, t := range ts {
-				m[t.ID] = t
-			}
-			return m, nil
-		}, opt)
-		l.ShopViews = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]*ent.Shop, []error) {
-			visitor := shop.Visitor{UserID: viewer, Address: auth.ClientIP(ctx)}
-			out, errs := make([]*ent.Shop, len(ids)), make([]error, len(ids))
-			var wg sync.WaitGroup
-			for i, id := range ids {
-				wg.Go(func() { out[i], errs[i] = s.Shops.View(ctx, id, visitor) })
-			}
-			wg.Wait()
-			return out, errs
-		}, opt)
-		l.UVToday = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]int, []error) {
-			n, err := s.Shops.UVTodayMany(ctx, ids)
-			if err != nil {
-				return nil, []error{err}
-			}
-			return n, nil
-		}, opt)
-	}
-	l.Likes = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]like.Info, []error) {
+}
+
+// shopVouchers loads shops' on-sale vouchers and primes l.Sales with the
+// sales it reads.
+func (s Factory) shopVouchers(l *Loaders, opt dataloadgen.Option) *dataloadgen.Loader[int64, []*ent.Voucher] {
+	return dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([][]*ent.Voucher, []error) {
+		vs, sales, err := s.Vouchers.ByShops(ctx, ids)
+		if err != nil {
+			return nil, []error{err}
+		}
+		for _, sv := range sales {
+			l.Sales.Prime(sv.ID, sv)
+		}
+		return vs, nil
+	}, opt)
+}
+
+// shopLoaders sets l's loaders served by the shop service.
+func (s Factory) shopLoaders(l *Loaders, viewer int64, opt dataloadgen.Option) {
+	l.ShopTypes = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]*ent.ShopType, error) {
+		ts, err := s.Shops.Types(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m := make(map[int64]*ent.ShopType, len(ts))
+		for _, t := range ts {
+			m[t.ID] = t
+		}
+		return m, nil
+	}, opt)
+	l.ShopViews = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]*ent.Shop, []error) {
+		visitor := shop.Visitor{UserID: viewer, Address: auth.ClientIP(ctx)}
+		out, errs := make([]*ent.Shop, len(ids)), make([]error, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Go(func() { out[i], errs[i] = s.Shops.View(ctx, id, visitor) })
+		}
+		wg.Wait()
+		return out, errs
+	}, opt)
+	l.UVToday = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]int, []error) {
+		n, err := s.Shops.UVTodayMany(ctx, ids)
+		if err != nil {
+			return nil, []error{err}
+		}
+		return n, nil
+	}, opt)
+}
+
+// likes loads blogs' like information for viewer (TopLikers loads the
+// first likers, only when asked for: likedByMe alone costs no SQL).
+func (s Factory) likes(viewer int64, opt dataloadgen.Option) *dataloadgen.Loader[int64, like.Info] {
+	return dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]like.Info, []error) {
 		infos, err := s.Likes.Infos(ctx, viewer, ids)
 		if err != nil {
 			return nil, []error{err}
 		}
-		// Queue every first liker now, in one batch, before the
-		// topLikers resolvers ask for them one by one.
-		for _, in := range infos {
-			for _, id := range in.Top {
-				l.Users.LoadThunk(ctx, id)
-			}
-		}
 		return infos, nil
-	}, dataloadgen.WithWait(wait))
-	if s.Follows != nil {
-		l.Follows.Counts = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([][2]int64, []error) {
+	}, opt)
+}
+
+// followLoaders are the follow look-ups for viewer.
+func (s Factory) followLoaders(viewer int64, opt dataloadgen.Option) FollowLoaders {
+	return FollowLoaders{
+		Counts: dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]follow.Counts, []error) {
 			c, err := s.Follows.Counts(ctx, ids)
 			if err != nil {
 				return nil, []error{err}
 			}
 			return c, nil
-		}, opt)
-		l.Follows.FollowedByMe = dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]bool, []error) {
+		}, opt),
+		FollowedByMe: dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]bool, []error) {
 			if viewer == 0 {
 				return make([]bool, len(ids)), nil
 			}
@@ -178,9 +215,8 @@ func (s Factory) New(viewer int64) *Loaders {
 				return nil, []error{err}
 			}
 			return f, nil
-		}, opt)
+		}, opt),
 	}
-	return l
 }
 
 // byID makes a mapped fetch of a query by ids.
@@ -233,6 +269,7 @@ type group struct {
 	blogs   []*ent.Blog
 	authors sync.Once
 	likes   sync.Once
+	likers  sync.Once
 }
 
 // NotePage records the blogs of a page.
@@ -254,8 +291,13 @@ func (l *Loaders) group(blogID int64) *group {
 	return l.groups[blogID]
 }
 
-// Author loads a blog's author, queuing its page's authors first.
+// Author loads a blog's author, queuing its page's authors first; NOT_FOUND
+// when the author is gone. A live feed event carries its author, read once
+// for all its subscribers: that one is taken as it is.
 func (l *Loaders) Author(ctx context.Context, b *ent.Blog) (*ent.User, error) {
+	if u := b.Edges.Author; u != nil {
+		return u, nil
+	}
 	if g := l.group(b.ID); g != nil {
 		g.authors.Do(func() {
 			for _, x := range g.blogs {
@@ -263,7 +305,134 @@ func (l *Loaders) Author(ctx context.Context, b *ent.Blog) (*ent.User, error) {
 			}
 		})
 	}
-	return l.Users.Load(ctx, b.UserID)
+	return l.ExistingUser(ctx, b.UserID)
+}
+
+// ExistingUser loads a user that must exist (a comment's author): NOT_FOUND
+// when there is none.
+func (l *Loaders) ExistingUser(ctx context.Context, id int64) (*ent.User, error) {
+	u, err := l.Users.Load(ctx, id)
+	if Missing(err) {
+		return nil, apperr.New(apperr.NotFound, "user %d not found", id)
+	}
+	return u, err
+}
+
+// Me loads the viewer's user; nil for an anonymous viewer or a user gone.
+func (l *Loaders) Me(ctx context.Context) (*ent.User, error) {
+	if l.viewer == 0 {
+		return nil, nil
+	}
+	return OrNil(l.Users.Load(ctx, l.viewer))
+}
+
+// Shop loads a shop that something refers to (a blog's, a voucher's); nil
+// for none (id 0) or a shop gone.
+func (l *Loaders) Shop(ctx context.Context, id int64) (*ent.Shop, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	return OrNil(l.Shops.Load(ctx, id))
+}
+
+// Sale loads a flash-sale voucher's sale with its live stock (SaleStocks:
+// a stock or sale-state change is seen at once, though the sale's row may
+// come from a cache); nil for a normal voucher.
+func (l *Loaders) Sale(ctx context.Context, v *ent.Voucher) (*ent.SeckillVoucher, error) {
+	if !voucher.IsSeckill(v) {
+		return nil, nil
+	}
+	if l.SaleStocks == nil {
+		return OrNil(l.Sales.Load(ctx, v.ID))
+	}
+	stock := l.SaleStocks.LoadThunk(ctx, v.ID) // in the same batch as the rows
+	sv, err := OrNil(l.Sales.Load(ctx, v.ID))
+	if sv == nil || err != nil {
+		return sv, err
+	}
+	n, err := stock()
+	if err != nil {
+		return nil, err
+	}
+	live := *sv // the row may be shared (a cache's): not changed in place
+	live.Stock = n
+	return &live, nil
+}
+
+// VoucherStatus is a voucher's status, its sale loaded only when it matters
+// (its end time, not its stock).
+func (l *Loaders) VoucherStatus(ctx context.Context, v *ent.Voucher) (voucher.Status, error) {
+	var sale *ent.SeckillVoucher
+	if voucher.NeedsSale(v) {
+		var err error
+		if sale, err = OrNil(l.Sales.Load(ctx, v.ID)); err != nil {
+			return "", err
+		}
+	}
+	return l.vouchers.StatusOf(v, sale), nil
+}
+
+// FollowerCount loads how many users follow user id.
+func (l *Loaders) FollowerCount(ctx context.Context, id int64) (int, error) {
+	c, err := l.Follows.Counts.Load(ctx, id)
+	return int(c.Followers), err
+}
+
+// FolloweeCount loads how many users user id follows.
+func (l *Loaders) FolloweeCount(ctx context.Context, id int64) (int, error) {
+	c, err := l.Follows.Counts.Load(ctx, id)
+	return int(c.Following), err
+}
+
+// LikedByMe loads whether the viewer likes a blog (false for an anonymous viewer).
+func (l *Loaders) LikedByMe(ctx context.Context, blogID int64) (bool, error) {
+	if l.viewer == 0 {
+		return false, nil
+	}
+	in, err := l.Like(ctx, blogID)
+	return in.LikedByMe, err
+}
+
+// TopLikers loads a blog's first likers, earliest first; a liker whose
+// account is gone is left out.
+func (l *Loaders) TopLikers(ctx context.Context, blogID int64) ([]*ent.User, error) {
+	in, err := l.Like(ctx, blogID)
+	if err != nil {
+		return nil, err
+	}
+	if g := l.group(blogID); g != nil {
+		// Queue the first likers of the whole page at once, before the
+		// topLikers resolvers ask for them one by one: the page's like
+		// infos came in one batch, so each is loaded already.
+		g.likers.Do(func() {
+			for _, x := range g.blogs {
+				if xi, err := l.Likes.Load(ctx, x.ID); err == nil {
+					for _, id := range xi.Top {
+						l.Users.LoadThunk(ctx, id)
+					}
+				}
+			}
+		})
+	}
+	us, err := l.Users.LoadAll(ctx, in.Top)
+	out := make([]*ent.User, 0, len(us))
+	for i, u := range us {
+		if u != nil {
+			out = append(out, u)
+		} else if err != nil && !Missing(errAt(err, i)) {
+			return nil, errAt(err, i)
+		}
+	}
+	return out, nil
+}
+
+// errAt is the error of item i of a LoadAll.
+func errAt(err error, i int) error {
+	var es dataloadgen.ErrorSlice
+	if errors.As(err, &es) && i < len(es) {
+		return es[i]
+	}
+	return err
 }
 
 // Like loads a blog's like info, queuing its page's blogs first.

@@ -5,7 +5,9 @@
 package embedded
 
 import (
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,23 +24,34 @@ import (
 	"github.com/hmdp/hmdp/internal/redisx"
 )
 
-// Redis is an in-memory Redis on a loopback port.
+// Redis is an in-memory Redis on a loopback port, behind a random password:
+// any process on the machine can reach the port, and whoever can write to
+// this Redis can write a session and act as anyone, admins included.
 type Redis struct {
 	// Conn is the client connection; closing it stops the server.
 	Conn *redisx.Conn
 	// Server is the engine, for tests that move its clock or make it fail.
 	Server *miniredis.Miniredis
+	// Password is the one the server requires (AUTH), new at each start.
+	Password string
 }
 
-// StartRedis starts an in-memory Redis on a loopback port. miniredis only
-// expires keys when told that time passed, so a ticker moves its clock with
-// the wall clock until the connection is closed.
+// StartRedis starts an in-memory Redis on a loopback port, requiring a
+// random password of its client. miniredis only expires keys when told that
+// time passed, so a ticker moves its clock with the wall clock until the
+// connection is closed.
 func StartRedis() (*Redis, error) {
+	var secret [16]byte
+	if _, err := rand.Read(secret[:]); err != nil {
+		return nil, fmt.Errorf("start embedded redis: password: %w", err)
+	}
+	password := hex.EncodeToString(secret[:])
 	m := miniredis.NewMiniRedis()
+	m.RequireAuth(password) // before the port opens: no moment without it
 	if err := m.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("start embedded redis: %w", err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true, PoolSize: redisx.PoolSize()})
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), Password: password, ContextTimeoutEnabled: true, PoolSize: redisx.PoolSize()})
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { advanceClock(m, done) })
@@ -47,7 +60,7 @@ func StartRedis() (*Redis, error) {
 		wg.Wait()
 		m.Close()
 	}
-	return &Redis{Conn: redisx.Wrap(c, "embedded redis "+m.Addr(), stop), Server: m}, nil
+	return &Redis{Conn: redisx.Wrap(c, "embedded redis "+m.Addr(), stop), Server: m, Password: password}, nil
 }
 
 func advanceClock(m *miniredis.Miniredis, done <-chan struct{}) {

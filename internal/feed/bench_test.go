@@ -14,6 +14,7 @@ import (
 
 // benchBackends are the real servers when configured, else the embedded ones.
 func benchBackends(b *testing.B) testenv.Backends {
+	b.Helper()
 	if testenv.RealMySQLDSN() != "" && testenv.RealRedisAddr() != "" {
 		return testenv.Backends{Name: "real", DB: testenv.NewMySQL(b), Redis: testenv.NewRealRedis(b)}
 	}

@@ -28,6 +28,7 @@ type world struct {
 }
 
 func newWorld(t *testing.T, b testenv.Backends, users, pushLimit int) *world {
+	t.Helper()
 	return newWorldTB(t, b, users, pushLimit)
 }
 

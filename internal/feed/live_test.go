@@ -3,12 +3,8 @@ package feed
 import (
 	"context"
 	"log/slog"
-	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/blog"
@@ -16,30 +12,6 @@ import (
 	"github.com/hmdp/hmdp/internal/pubsub"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
-
-// publishCounter counts PUBLISH commands, alone or in pipelines.
-type publishCounter struct{ n atomic.Int64 }
-
-func (c *publishCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (c *publishCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.count(cmd)
-		return next(ctx, cmd)
-	}
-}
-func (c *publishCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		for _, cmd := range cmds {
-			c.count(cmd)
-		}
-		return next(ctx, cmds)
-	}
-}
-func (c *publishCounter) count(cmd redis.Cmder) {
-	if strings.EqualFold(cmd.Name(), "publish") {
-		c.n.Add(1)
-	}
-}
 
 // A pulled author's post is published once, and each instance's relay hands
 // it to its own subscribers who follow the author (as they follow now); a
@@ -84,8 +56,8 @@ func TestLiveDeliveryOfPulledAuthors(t *testing.T) {
 			}
 			subs = append(subs, sub{s.viewer, ch})
 		}
-		var publishes publishCounter
-		testenv.AddHook(rdb, &publishes)
+		publishes := &testenv.Commands{Match: testenv.Named("publish")}
+		testenv.AddHook(rdb, publishes)
 
 		expect := func(b *ent.Blog, nick string, to ...int64) {
 			t.Helper()
@@ -123,7 +95,7 @@ func TestLiveDeliveryOfPulledAuthors(t *testing.T) {
 
 		p1 := post(big)
 		expect(p1, "big", u[1], u[2], u[3])
-		if n := publishes.n.Swap(0); n != 1 {
+		if n := publishes.Reset(); n != 1 {
 			t.Fatalf("%d PUBLISH for a pulled author's post, want 1", n)
 		}
 		if err := w.follows.Set(ctx, u[2], big, false); err != nil {
@@ -134,11 +106,11 @@ func TestLiveDeliveryOfPulledAuthors(t *testing.T) {
 		}
 		p2 := post(big)
 		expect(p2, "big", u[1], u[3], u[4])
-		publishes.n.Store(0)
+		publishes.Reset()
 
 		p3 := post(small)
 		expect(p3, "small", u[1])
-		if n := publishes.n.Load(); n != 1 {
+		if n := publishes.N(); n != 1 {
 			t.Fatalf("%d PUBLISH for a pushed author's post with one follower, want 1", n)
 		}
 	})

@@ -2,7 +2,9 @@
 //
 // Push: publishing a blog adds it to every follower's inbox ZSET (member =
 // zero-padded blog id, score = publish time in ms) in pipelined batches; an
-// inbox keeps its newest InboxSize entries. Pull: an author with more than
+// inbox keeps its newest InboxSize entries and is a copy: it expires
+// InboxTTL after it was last read (a push does not extend it), and its next
+// reader rebuilds it from MySQL. Pull: an author with more than
 // PushLimit followers is not pushed (one post would cost that many writes);
 // readers merge such authors' posts from MySQL at read time. Once an author is
 // pulled, they stay pulled, so the switch never hides earlier posts.
@@ -43,11 +45,20 @@ import (
 	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/pubsub"
+	"github.com/hmdp/hmdp/internal/rediscache"
+	"github.com/hmdp/hmdp/lua"
 )
+
+// feedAdd adds posts to an inbox, trims it and gives it a TTL.
+var feedAdd = lua.Script("feed_add")
 
 // Defaults.
 const (
-	InboxSize        = 1000
+	InboxSize = 1000
+	// DefaultInboxTTL is how long an inbox not read is kept: a day, so
+	// Redis holds the inboxes of the people reading, not of everyone who
+	// ever followed someone.
+	DefaultInboxTTL  = 24 * time.Hour
 	DefaultPushLimit = 5000
 	batchSize        = 500
 	// relayBuffer is how many pulled authors' posts an instance's relay may
@@ -83,7 +94,10 @@ type Config struct {
 	// PushLimit: authors with more followers are pulled, not pushed
 	// (default DefaultPushLimit).
 	PushLimit int
-	Log       *slog.Logger // default slog.Default()
+	// InboxTTL: an inbox not read for this long expires (default
+	// DefaultInboxTTL).
+	InboxTTL time.Duration
+	Log      *slog.Logger // default slog.Default()
 	// RelayBuffer: pulled authors' posts the relay may fall behind before
 	// it is dropped and subscribes again (default relayBuffer; tests).
 	RelayBuffer int
@@ -98,6 +112,7 @@ type Service struct {
 	broker    *pubsub.Broker
 	log       *slog.Logger
 	pushLimit int
+	inboxTTL  time.Duration
 	relayBuf  int
 
 	// The relay of pulled authors' posts to this instance's subscribers.
@@ -117,7 +132,10 @@ func New(cfg Config) *Service {
 	if cfg.RelayBuffer <= 0 {
 		cfg.RelayBuffer = relayBuffer
 	}
-	return &Service{relayBuf: cfg.RelayBuffer, db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, follows: cfg.Follows,
+	if cfg.InboxTTL <= 0 {
+		cfg.InboxTTL = DefaultInboxTTL
+	}
+	return &Service{relayBuf: cfg.RelayBuffer, inboxTTL: cfg.InboxTTL, db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, follows: cfg.Follows,
 		broker: cfg.Broker, log: cfg.Log, pushLimit: cfg.PushLimit, viewers: map[int64]int{}}
 }
 
@@ -182,22 +200,32 @@ func (s *Service) event(ctx context.Context, b *ent.Blog) ([]byte, error) {
 	return json.Marshal(&e)
 }
 
-// push adds one blog to inboxes in pipelined batches, trimming each to the
-// newest InboxSize (rank 0, the sentinel at -inf, is kept).
+// push adds one blog to inboxes in pipelined batches (add).
 func (s *Service) push(ctx context.Context, inboxes []int64, score, blogID int64) error {
 	m := member(blogID)
 	for start := 0; start < len(inboxes); start += batchSize {
-		pipe := s.rdb.Pipeline()
-		for _, u := range inboxes[start:min(start+batchSize, len(inboxes))] {
-			k := s.inboxKey(u)
-			pipe.ZAdd(ctx, k, redis.Z{Score: float64(score), Member: m})
-			pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
-		}
-		if _, err := pipe.Exec(ctx); err != nil {
+		err := lua.RunPipelined(ctx, s.rdb, feedAdd, func(p redis.Pipeliner) {
+			for _, u := range inboxes[start:min(start+batchSize, len(inboxes))] {
+				s.add(ctx, p, u, false, score, m)
+			}
+		})
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// add queues on p the addition of score, member pairs to u's inbox, trimmed
+// to the newest InboxSize (rank 0, the sentinel at -inf, is kept); rebuilt
+// sets the inbox's TTL anew, otherwise only an inbox without one gets it.
+func (s *Service) add(ctx context.Context, p redis.Scripter, u int64, rebuilt bool, pairs ...any) {
+	refresh := "0"
+	if rebuilt {
+		refresh = "1"
+	}
+	args := append([]any{InboxSize, rediscache.Jitter(s.inboxTTL, 0.1).Milliseconds(), refresh}, pairs...)
+	feedAdd.EvalSha(ctx, p, []string{s.inboxKey(u)}, args...)
 }
 
 // Deleted takes b out of its followers' inboxes.
@@ -229,23 +257,18 @@ func (s *Service) FollowChanged(ctx context.Context, follower, author int64, fol
 	if err != nil || len(bs) == 0 {
 		return err
 	}
-	k := s.inboxKey(follower)
 	if !follows {
 		ms := make([]any, len(bs))
 		for i, b := range bs {
 			ms[i] = member(b.ID)
 		}
-		return s.rdb.ZRem(ctx, k, ms...).Err()
+		return s.rdb.ZRem(ctx, s.inboxKey(follower), ms...).Err()
 	}
-	zs := make([]redis.Z, len(bs))
-	for i, b := range bs {
-		zs[i] = redis.Z{Score: float64(Score(b)), Member: member(b.ID)}
+	pairs := make([]any, 0, 2*len(bs))
+	for _, b := range bs {
+		pairs = append(pairs, Score(b), member(b.ID))
 	}
-	pipe := s.rdb.Pipeline()
-	pipe.ZAdd(ctx, k, zs...)
-	pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
-	_, err = pipe.Exec(ctx)
-	return err
+	return lua.RunPipelined(ctx, s.rdb, feedAdd, func(p redis.Pipeliner) { s.add(ctx, p, follower, false, pairs...) })
 }
 
 // item is one feed entry.
@@ -319,6 +342,7 @@ func (s *Service) inbox(ctx context.Context, viewer int64, from item, n int, reb
 	k := s.inboxKey(viewer)
 	pipe := s.rdb.Pipeline()
 	full := pipe.ZScore(ctx, k, sentinel)
+	pipe.PExpire(ctx, k, s.inboxTTL) // read: kept another InboxTTL (no-op when missing)
 	var same *redis.ZSliceCmd
 	max := "+inf"
 	if from.score != math.MaxInt64 {
@@ -378,7 +402,7 @@ func (s *Service) rebuild(ctx context.Context, viewer int64) error {
 	if err != nil {
 		return err
 	}
-	zs := []redis.Z{{Score: math.Inf(-1), Member: sentinel}}
+	pairs := []any{"-inf", sentinel}
 	if len(followees) > 0 {
 		bs, err := s.db.Blog.Query().Where(entblog.UserIDIn(followees...)).
 			Order(ent.Desc(entblog.FieldCreateTime, entblog.FieldID)).Limit(InboxSize).
@@ -387,15 +411,10 @@ func (s *Service) rebuild(ctx context.Context, viewer int64) error {
 			return err
 		}
 		for _, b := range bs {
-			zs = append(zs, redis.Z{Score: float64(Score(b)), Member: member(b.ID)})
+			pairs = append(pairs, Score(b), member(b.ID))
 		}
 	}
-	k := s.inboxKey(viewer)
-	pipe := s.rdb.Pipeline()
-	pipe.ZAdd(ctx, k, zs...)
-	pipe.ZRemRangeByRank(ctx, k, 1, -InboxSize-1)
-	_, err = pipe.Exec(ctx)
-	return err
+	return lua.RunPipelined(ctx, s.rdb, feedAdd, func(p redis.Pipeliner) { s.add(ctx, p, viewer, true, pairs...) })
 }
 
 // pulled reads up to n posts strictly after from by the pulled authors that

@@ -63,7 +63,7 @@ func TestFailedApplyIsRepairedBeforeTheNextRead(t *testing.T) {
 			if want {
 				n = 1
 			}
-			if f[0] != want || c[0] != [2]int64{0, n} || c[1] != [2]int64{n, 0} {
+			if f[0] != want || c[0] != (Counts{Followers: 0, Following: n}) || c[1] != (Counts{Followers: n, Following: 0}) {
 				t.Fatalf("followed %v counts %v, want %v", f, c, want)
 			}
 			if got, _ := l.last(); got != want {
@@ -126,7 +126,7 @@ func TestFailedRepairIsRetriedByTheOutbox(t *testing.T) {
 			return n == 0
 		})
 		c, err := s.Counts(ctx, u)
-		if err != nil || c[0] != [2]int64{0, 1} || c[1] != [2]int64{1, 0} {
+		if err != nil || c[0] != (Counts{Followers: 0, Following: 1}) || c[1] != (Counts{Followers: 1, Following: 0}) {
 			t.Fatalf("counts %v %v", c, err)
 		}
 		if got, n := l.last(); !got || n != 1 {
@@ -180,7 +180,7 @@ func TestConcurrentFollowsWithFailingAppliesConverge(t *testing.T) {
 			t.Fatalf("MySQL: %d followers, %d followees", followers, followees)
 		}
 		c, err := s.Counts(ctx, []int64{author})
-		if err != nil || c[0] != [2]int64{int64(followers), int64(followees)} {
+		if err != nil || c[0] != (Counts{Followers: int64(followers), Following: int64(followees)}) {
 			t.Fatalf("counts %v %v, MySQL %d/%d", c, err, followers, followees)
 		}
 		for i, f := range fans {

@@ -3,7 +3,6 @@ package follow
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -32,26 +31,5 @@ func (s *Sets) FollowerCount(ctx context.Context, author int64) (int, error) {
 // FollowersAmong reports, for each of users, whether they follow author: one
 // SMISMEMBER on the author's follower set, plus the rebuild of a missing set.
 func (s *Sets) FollowersAmong(ctx context.Context, author int64, users []int64) ([]bool, error) {
-	args := make([]any, 0, len(users)+1)
-	args = append(args, sentinel)
-	for _, u := range users {
-		args = append(args, u)
-	}
-	flags, err := s.rdb.SMIsMember(ctx, s.key(Followers, author), args...).Result()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bool, len(users))
-	if flags[0] {
-		copy(out, flags[1:])
-		return out, nil
-	}
-	sets, err := s.members(ctx, Followers, []int64{author})
-	if err != nil {
-		return nil, err
-	}
-	for i, u := range users {
-		out[i] = slices.Contains(sets[author], u)
-	}
-	return out, nil
+	return s.inSet(ctx, Followers, author, users)
 }

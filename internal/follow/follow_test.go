@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/redis/go-redis/v9"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/testenv"
@@ -77,7 +78,7 @@ func TestFollowSetsAndCommon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if counts[0] != [2]int64{0, 4} || counts[1] != [2]int64{2, 0} {
+			if counts[0] != (Counts{Followers: 0, Following: 4}) || counts[1] != (Counts{Followers: 2, Following: 0}) {
 				t.Fatalf("lost=%v: counts %v", lost, counts)
 			}
 			fb, err := s.FollowedBy(ctx, u[1], []int64{u[2], u[3], u[4]})

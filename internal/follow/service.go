@@ -28,9 +28,10 @@ import (
 	entfollow "github.com/hmdp/hmdp/ent/follow"
 	entuser "github.com/hmdp/hmdp/ent/user"
 	"github.com/hmdp/hmdp/internal/apperr"
-	"github.com/hmdp/hmdp/internal/cache"
 	"github.com/hmdp/hmdp/internal/database"
+	"github.com/hmdp/hmdp/internal/outbox"
 	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/ratelimit"
 )
 
 // Listener is told about each follow or unfollow after it is committed (the
@@ -53,7 +54,22 @@ type Config struct {
 	// OutboxInterval is how often failed mirrorings are retried (default 1 s).
 	OutboxInterval time.Duration
 	Log            *slog.Logger // default slog.Default()
+	// Limiter, when set, allows each user PerUser calls of Set and
+	// LookupsPerUser calls of Common that must rebuild a set from MySQL
+	// (RATE_LIMITED past either).
+	Limiter        *ratelimit.Limiter
+	PerUser        ratelimit.Limit // default DefaultPerUser
+	LookupsPerUser ratelimit.Limit // default DefaultLookupsPerUser
 }
+
+// DefaultPerUser is the default limit of Set per user: a burst of 60 follows
+// and unfollows, then one a second (each is a MySQL transaction).
+var DefaultPerUser = ratelimit.Limit{Events: 60, Per: time.Minute}
+
+// DefaultLookupsPerUser is the default limit, per user, of Common calls that
+// find a set missing in Redis and read MySQL: a burst of 60, then one a second.
+// Calls answered from Redis cost nothing of it.
+var DefaultLookupsPerUser = ratelimit.Limit{Events: 60, Per: time.Minute}
 
 // Service is the follow service.
 type Service struct {
@@ -63,7 +79,9 @@ type Service struct {
 	sets     *Sets
 	listener Listener // nil: no one
 	log      *slog.Logger
-	outbox   *cache.Outbox
+	outbox   *outbox.Outbox
+	// limit spends one of user's allowance of what ("set", "lookup"); nil: no limits.
+	limit func(ctx context.Context, what string, user int64) error
 	// hook, when set (tests), runs before the after-commit step ("apply") and
 	// each repair ("drop"), and fails that step by returning an error.
 	hook func(step string) error
@@ -83,8 +101,27 @@ func New(cfg Config) *Service {
 	}
 	_, cluster := cfg.Redis.(*redis.ClusterClient)
 	s := &Service{db: cfg.DB, rdb: cfg.Redis, cluster: cluster, sets: cfg.Sets, listener: cfg.Listener, log: cfg.Log}
-	s.outbox = cache.NewOutbox(cfg.DB, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox = outbox.New(cfg.DB, outbox.Config{Interval: cfg.OutboxInterval, Log: cfg.Log})
 	s.outbox.Handle(kindStale, s.repair)
+	if l := cfg.Limiter; l != nil {
+		if cfg.PerUser.Events <= 0 || cfg.PerUser.Per <= 0 {
+			cfg.PerUser = DefaultPerUser
+		}
+		if cfg.LookupsPerUser.Events <= 0 || cfg.LookupsPerUser.Per <= 0 {
+			cfg.LookupsPerUser = DefaultLookupsPerUser
+		}
+		s.limit = func(ctx context.Context, what string, user int64) error {
+			lim, name := cfg.PerUser, "follows and unfollows"
+			if what == "lookup" {
+				lim, name = cfg.LookupsPerUser, "common-follow lookups"
+			}
+			res, err := l.Allow(ctx, "follow:"+what+":user:"+strconv.FormatInt(user, 10), lim)
+			if err == nil && !res.Allowed {
+				err = apperr.RateLimit(name, res.RetryAfter.Milliseconds())
+			}
+			return err
+		}
+	}
 	return s
 }
 
@@ -96,7 +133,7 @@ func (s *Service) Start() { s.outbox.Start() }
 func (s *Service) Close() { s.outbox.Close() }
 
 // Outbox is the outbox of the service's repairs (for tests).
-func (s *Service) Outbox() *cache.Outbox { return s.outbox }
+func (s *Service) Outbox() *outbox.Outbox { return s.outbox }
 
 // repair is the kindStale handler (idempotent): both sets go, to be rebuilt
 // from tb_follow by their next reader, and the listener hears the pair's
@@ -131,10 +168,16 @@ func (s *Service) repair(ctx context.Context, arg string) error {
 
 // Set makes viewer follow (or stop following) target. Repeating a call
 // changes nothing. Following yourself is BAD_USER_INPUT; an unknown target
-// NOT_FOUND.
+// NOT_FOUND; past the viewer's allowance (PerUser: every call that reaches
+// MySQL counts, repeats and unknown targets included) RATE_LIMITED.
 func (s *Service) Set(ctx context.Context, viewer, target int64, follows bool) error {
 	if viewer == target {
 		return apperr.BadInput("userId", "you cannot follow yourself")
+	}
+	if s.limit != nil {
+		if err := s.limit(ctx, "set", viewer); err != nil {
+			return err
+		}
 	}
 	ok, err := s.db.User.Query().Where(entuser.ID(target)).Exist(ctx)
 	if err != nil {
@@ -235,28 +278,35 @@ func (s *Service) mirror(ctx context.Context, viewer, target int64, follows bool
 	return nil
 }
 
-// Counts returns (followers, followees) of each user.
-func (s *Service) Counts(ctx context.Context, users []int64) ([][2]int64, error) {
+// Counts are a user's follow counts.
+type Counts struct {
+	Followers int64 // users who follow the user
+	Following int64 // users the user follows
+}
+
+// Counts returns the follow counts of each user, in the order of users.
+func (s *Service) Counts(ctx context.Context, users []int64) ([]Counts, error) {
 	type cmds struct{ card, full *redis.Cmd }
+	kinds := [...]Kind{Followers, Followees}
 	pipe := s.rdb.Pipeline()
-	cs := make([][2]cmds, len(users))
+	cs := make([][len(kinds)]cmds, len(users))
 	for i, u := range users {
-		for k := range 2 {
-			key := s.sets.key(Kind(1-k), u) // [0] followers, [1] followees
+		for k, kind := range kinds {
+			key := s.sets.key(kind, u)
 			cs[i][k] = cmds{pipe.Do(ctx, "SCARD", key), pipe.Do(ctx, "SISMEMBER", key, sentinel)}
 		}
 	}
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return nil, err
 	}
-	out := make([][2]int64, len(users))
-	missing := [2][]int64{}
+	n := make([][len(kinds)]int64, len(users))
+	var missing [len(kinds)][]int64
 	for i, u := range users {
-		for k := range 2 {
+		for k := range kinds {
 			full, _ := cs[i][k].full.Int64()
 			if full == 1 {
-				n, _ := cs[i][k].card.Int64()
-				out[i][k] = n - 1
+				card, _ := cs[i][k].card.Int64()
+				n[i][k] = card - 1
 			} else {
 				missing[k] = append(missing[k], u)
 			}
@@ -266,15 +316,19 @@ func (s *Service) Counts(ctx context.Context, users []int64) ([][2]int64, error)
 		if len(us) == 0 {
 			continue
 		}
-		sets, err := s.sets.members(ctx, Kind(1-k), us)
+		sets, err := s.sets.members(ctx, kinds[k], us)
 		if err != nil {
 			return nil, err
 		}
 		for i, u := range users {
 			if ids, ok := sets[u]; ok && slices.Contains(us, u) {
-				out[i][k] = int64(len(ids))
+				n[i][k] = int64(len(ids))
 			}
 		}
+	}
+	out := make([]Counts, len(users))
+	for i := range users {
+		out[i] = Counts{Followers: n[i][0], Following: n[i][1]}
 	}
 	return out, nil
 }
@@ -299,10 +353,18 @@ func (s *Service) FolloweesOf(ctx context.Context, u int64) ([]int64, error) {
 // tag so that they spread over a cluster; SINTER would then be a cross-slot
 // command, so on a cluster the two (small: people follow few) followee sets
 // are fetched in one pipeline and intersected here.
+//
+// other is any id a client sends: a call that must rebuild a set spends one
+// of viewer's LookupsPerUser (RATE_LIMITED past it), and an other that is not
+// a user follows no one, with nothing written to Redis for it.
 func (s *Service) Common(ctx context.Context, viewer, other int64) ([]int64, error) {
+	m := misses{unverified: []int64{other}}
+	if s.limit != nil {
+		m.admit = func(ctx context.Context) error { return s.limit(ctx, "lookup", viewer) }
+	}
 	if !s.cluster {
 		// Make sure both sets are complete first (rebuilt when missing).
-		if _, err := s.sets.members(ctx, Followees, []int64{viewer, other}); err != nil {
+		if _, err := s.sets.read(ctx, Followees, []int64{viewer, other}, m); err != nil {
 			return nil, err
 		}
 		ms, err := s.rdb.SInter(ctx, s.sets.key(Followees, viewer), s.sets.key(Followees, other)).Result()
@@ -313,7 +375,7 @@ func (s *Service) Common(ctx context.Context, viewer, other int64) ([]int64, err
 		slices.Sort(ids)
 		return ids, err
 	}
-	sets, err := s.sets.members(ctx, Followees, []int64{viewer, other})
+	sets, err := s.sets.read(ctx, Followees, []int64{viewer, other}, m)
 	if err != nil {
 		return nil, err
 	}

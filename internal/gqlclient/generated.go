@@ -119,6 +119,23 @@ type BlogsByUserResponse struct {
 // GetBlogsByUser returns BlogsByUserResponse.BlogsByUser, and is useful for accessing the field via an interface.
 func (v *BlogsByUserResponse) GetBlogsByUser() BlogPage { return v.BlogsByUser }
 
+// BuyVoucherResponse is returned by BuyVoucher on success.
+type BuyVoucherResponse struct {
+	// Buys a normal voucher (type NORMAL; a flash-sale voucher is bought with seckillVoucher): the order is
+	// UNPAID at once, with the payment deadline, cancellation, payOrder and refundOrder of any order (payOrder
+	// charges the voucher's payValue × quantity, computed by the server). quantity: 1 to the voucher's
+	// maxQuantity (its perUserLimit, else 10); BAD_USER_INPUT naming quantity and saying the limit otherwise.
+	// One order per buyer and voucher: ALREADY_ORDERED while the buyer has one that is not CANCELLED (a
+	// cancelled one is replaced by the new order, with the new quantity), so the limit bounds the units a
+	// buyer holds. SALE_ENDED when the
+	// voucher is not ON_SALE, NOT_FOUND when there is none, BAD_USER_INPUT naming voucherId for a flash-sale
+	// voucher. orderUpdates announces the order UNPAID. Rate limited per buyer (RATE_LIMITED).
+	BuyVoucher OrderFields `json:"buyVoucher"`
+}
+
+// GetBuyVoucher returns BuyVoucherResponse.BuyVoucher, and is useful for accessing the field via an interface.
+func (v *BuyVoucherResponse) GetBuyVoucher() OrderFields { return v.BuyVoucher }
+
 // CancelOrderResponse is returned by CancelOrder on success.
 type CancelOrderResponse struct {
 	// Unpaid orders only; the unit goes back on sale.
@@ -169,6 +186,8 @@ type CreateBlogInput struct {
 	// at most 9 paths returned by uploadImage
 	Images []string `json:"images"`
 	ShopId *string  `json:"shopId"`
+	// 1 to 5: also rates the shop (as rateShop does, in the same transaction); needs shopId
+	Stars *int `json:"stars"`
 }
 
 // GetTitle returns CreateBlogInput.Title, and is useful for accessing the field via an interface.
@@ -182,6 +201,9 @@ func (v *CreateBlogInput) GetImages() []string { return v.Images }
 
 // GetShopId returns CreateBlogInput.ShopId, and is useful for accessing the field via an interface.
 func (v *CreateBlogInput) GetShopId() *string { return v.ShopId }
+
+// GetStars returns CreateBlogInput.Stars, and is useful for accessing the field via an interface.
+func (v *CreateBlogInput) GetStars() *int { return v.Stars }
 
 // CreateBlogResponse is returned by CreateBlog on success.
 type CreateBlogResponse struct {
@@ -236,6 +258,7 @@ func (v *CreateShopInput) GetOpenHours() *string { return v.OpenHours }
 
 // CreateShopResponse is returned by CreateShop on success.
 type CreateShopResponse struct {
+	// Adds a shop. Admins only; audited.
 	CreateShop ShopFields `json:"createShop"`
 }
 
@@ -252,6 +275,8 @@ type CreateVoucherInput struct {
 	PayValue int `json:"payValue"`
 	// cents, >= 0
 	ActualValue int `json:"actualValue"`
+	// a normal voucher's per-user limit, 1 to 100 (null: the default, 10); not with seckill
+	PerUserLimit *int `json:"perUserLimit"`
 	// makes it a flash-sale voucher
 	Seckill *SeckillInput `json:"seckill"`
 }
@@ -274,11 +299,15 @@ func (v *CreateVoucherInput) GetPayValue() int { return v.PayValue }
 // GetActualValue returns CreateVoucherInput.ActualValue, and is useful for accessing the field via an interface.
 func (v *CreateVoucherInput) GetActualValue() int { return v.ActualValue }
 
+// GetPerUserLimit returns CreateVoucherInput.PerUserLimit, and is useful for accessing the field via an interface.
+func (v *CreateVoucherInput) GetPerUserLimit() *int { return v.PerUserLimit }
+
 // GetSeckill returns CreateVoucherInput.Seckill, and is useful for accessing the field via an interface.
 func (v *CreateVoucherInput) GetSeckill() *SeckillInput { return v.Seckill }
 
 // CreateVoucherResponse is returned by CreateVoucher on success.
 type CreateVoucherResponse struct {
+	// Adds a voucher (with seckill: a flash sale). Admins only; audited.
 	CreateVoucher VoucherFields `json:"createVoucher"`
 }
 
@@ -512,7 +541,8 @@ func (v *MyOrdersMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge) GetNode() 
 
 // MyOrdersResponse is returned by MyOrders on success.
 type MyOrdersResponse struct {
-	// The viewer's orders, newest first; orders still PENDING come first on the first page.
+	// The viewer's orders, newest first; orders still PENDING come first on the first page. With
+	// shopId, only the orders of that shop's vouchers (the shop page's; none for no such shop).
 	MyOrders MyOrdersMyOrdersVoucherOrderConnection `json:"myOrders"`
 }
 
@@ -768,7 +798,11 @@ func (v *PageInfoFields) GetEndCursor() *string { return v.EndCursor }
 
 // PayOrderResponse is returned by PayOrder on success.
 type PayOrderResponse struct {
-	// Idempotent: paying a paid order returns it unchanged and charges nothing.
+	// Opens a payment of the order with the payment provider, for the voucher's price (never a figure of
+	// the client's), and returns the order still UNPAID with payment.status PAYING and payment.payUrl: send
+	// the buyer there. The provider's signed notify moves the order to PAID (orderUpdates tells). Idempotent:
+	// calls with the same payType share one attempt (one payUrl, charged at most once); paying a PAID order
+	// returns it unchanged. PAYMENT_FAILED when the provider could not open the payment: call again.
 	PayOrder OrderFields `json:"payOrder"`
 }
 
@@ -791,10 +825,17 @@ var AllPayType = []PayType{
 
 // Profile includes the GraphQL fields of User requested by the fragment Profile.
 type Profile struct {
-	Id       string               `json:"id"`
-	NickName string               `json:"nickName"`
-	Icon     string               `json:"icon"`
-	Info     *ProfileInfoUserInfo `json:"info"`
+	Id       string `json:"id"`
+	NickName string `json:"nickName"`
+	// The avatar: "" for none, else its path: an upload (uploadImage's path), or
+	// for a user of the demo data (scripts/hmdp.sql) a demo avatar the server
+	// shows instead of the demo icon (/images/demo-avatar-<name>.jpg, with the
+	// variants of uploads).
+	Icon string `json:"icon"`
+	// The profile; null when the user never filled one in. Its city, gender and
+	// birthday are private: only the user sees them (in me, user(id) or anywhere
+	// else the user appears), everyone else gets null.
+	Info *ProfileInfoUserInfo `json:"info"`
 }
 
 // GetId returns Profile.Id, and is useful for accessing the field via an interface.
@@ -811,14 +852,18 @@ func (v *Profile) GetInfo() *ProfileInfoUserInfo { return v.Info }
 
 // ProfileInfoUserInfo includes the requested fields of the GraphQL type UserInfo.
 type ProfileInfoUserInfo struct {
-	City      *string `json:"city"`
+	// Private: null unless the viewer is this user.
+	City *string `json:"city"`
+	// Public.
 	Introduce *string `json:"introduce"`
-	// 0 male, 1 female
+	// 0 male, 1 female. Private: null unless the viewer is this user.
 	Gender *int `json:"gender"`
-	// YYYY-MM-DD
+	// YYYY-MM-DD. Private: null unless the viewer is this user.
 	Birthday *string `json:"birthday"`
-	Credits  int     `json:"credits"`
-	Level    int     `json:"level"`
+	// Public.
+	Credits int `json:"credits"`
+	// Public.
+	Level int `json:"level"`
 }
 
 // GetCity returns ProfileInfoUserInfo.City, and is useful for accessing the field via an interface.
@@ -839,6 +884,19 @@ func (v *ProfileInfoUserInfo) GetCredits() int { return v.Credits }
 // GetLevel returns ProfileInfoUserInfo.Level, and is useful for accessing the field via an interface.
 func (v *ProfileInfoUserInfo) GetLevel() int { return v.Level }
 
+// RateShopResponse is returned by RateShop on success.
+type RateShopResponse struct {
+	// Rates a shop 1 to 5 stars (BAD_USER_INPUT on stars otherwise; NOT_FOUND for no
+	// such shop): one rating per user and shop, a second one changes it, the same
+	// stars again change nothing. Returns the shop with its new score and comments
+	// (review count). createBlog's stars rate the same way. 30 at once per user,
+	// then one every 2 minutes (RATE_LIMITED).
+	RateShop ShopScoreFields `json:"rateShop"`
+}
+
+// GetRateShop returns RateShopResponse.RateShop, and is useful for accessing the field via an interface.
+func (v *RateShopResponse) GetRateShop() ShopScoreFields { return v.RateShop }
+
 // RedeemOrderResponse is returned by RedeemOrder on success.
 type RedeemOrderResponse struct {
 	// Marks a paid order USED (the voucher was used in the shop); shop admins (HMDP_ADMIN_PHONES) only.
@@ -852,17 +910,145 @@ func (v *RedeemOrderResponse) GetRedeemOrder() OrderLifecycleFields { return v.R
 // RefundOrderResponse is returned by RefundOrder on success.
 type RefundOrderResponse struct {
 	// The buyer's paid order back: PAID → REFUNDING → REFUNDED through the payment provider, idempotent
-	// (a REFUNDED order is returned unchanged, a REFUNDING one is resumed). The unit goes back on sale only
-	// while the flash sale is still open. PAYMENT_FAILED leaves it REFUNDING: call again.
+	// (a REFUNDED order is returned unchanged, a REFUNDING one is resumed). The provider pays back the amount
+	// it charged for the order (its payment attempt: every unit), once; the order is REFUNDING until the provider's refund
+	// notify (orderUpdates tells REFUNDED). An order without a payment recorded from the provider is refused
+	// with NO_PAYMENT. The unit goes back on sale only while the flash sale is still open, and the buyer keeps their
+	// place: one order per buyer per flash sale, so buying the same sale again is ALREADY_ORDERED.
+	// PAYMENT_FAILED leaves it REFUNDING: call again.
 	RefundOrder OrderLifecycleFields `json:"refundOrder"`
 }
 
 // GetRefundOrder returns RefundOrderResponse.RefundOrder, and is useful for accessing the field via an interface.
 func (v *RefundOrderResponse) GetRefundOrder() OrderLifecycleFields { return v.RefundOrder }
 
+// How reviewsByShop sorts a shop's reviews.
+type ReviewOrder string
+
+const (
+	// newest post first
+	ReviewOrderNewest ReviewOrder = "NEWEST"
+	// most stars first; ties newest first
+	ReviewOrderHighest ReviewOrder = "HIGHEST"
+	// fewest stars first; ties newest first
+	ReviewOrderLowest ReviewOrder = "LOWEST"
+)
+
+var AllReviewOrder = []ReviewOrder{
+	ReviewOrderNewest,
+	ReviewOrderHighest,
+	ReviewOrderLowest,
+}
+
+// ReviewsByShopResponse is returned by ReviewsByShop on success.
+type ReviewsByShopResponse struct {
+	// A shop's reviews (评价): its posts whose author rated it, with their stars; empty for a shop with none or no such shop.
+	ReviewsByShop ReviewsByShopReviewsByShopReviewConnection `json:"reviewsByShop"`
+}
+
+// GetReviewsByShop returns ReviewsByShopResponse.ReviewsByShop, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopResponse) GetReviewsByShop() ReviewsByShopReviewsByShopReviewConnection {
+	return v.ReviewsByShop
+}
+
+// ReviewsByShopReviewsByShopReviewConnection includes the requested fields of the GraphQL type ReviewConnection.
+type ReviewsByShopReviewsByShopReviewConnection struct {
+	Edges    []ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge `json:"edges"`
+	PageInfo PageInfoFields                                              `json:"pageInfo"`
+}
+
+// GetEdges returns ReviewsByShopReviewsByShopReviewConnection.Edges, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnection) GetEdges() []ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns ReviewsByShopReviewsByShopReviewConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnection) GetPageInfo() PageInfoFields { return v.PageInfo }
+
+// ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge includes the requested fields of the GraphQL type ReviewEdge.
+type ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge struct {
+	Cursor string                                                              `json:"cursor"`
+	Node   ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview `json:"node"`
+}
+
+// GetCursor returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge) GetCursor() string {
+	return v.Cursor
+}
+
+// GetNode returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge.Node, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdge) GetNode() ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview {
+	return v.Node
+}
+
+// ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview includes the requested fields of the GraphQL type Review.
+// The GraphQL type's documentation follows.
+//
+// A review: a post about a shop whose author has rated the shop, with the
+// author's stars (changing the rating changes them on every post of the author
+// about the shop).
+type ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview struct {
+	// the post's id
+	Id string `json:"id"`
+	// the author's rating of the shop, 1 to 5
+	Stars int                                                                     `json:"stars"`
+	Blog  ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog `json:"blog"`
+}
+
+// GetId returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview.Id, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview) GetId() string {
+	return v.Id
+}
+
+// GetStars returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview.Stars, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview) GetStars() int {
+	return v.Stars
+}
+
+// GetBlog returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview.Blog, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReview) GetBlog() ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog {
+	return v.Blog
+}
+
+// ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog includes the requested fields of the GraphQL type Blog.
+type ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog struct {
+	Id     string                                                                            `json:"id"`
+	Title  string                                                                            `json:"title"`
+	Author ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser `json:"author"`
+}
+
+// GetId returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog.Id, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog) GetId() string {
+	return v.Id
+}
+
+// GetTitle returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog.Title, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog) GetTitle() string {
+	return v.Title
+}
+
+// GetAuthor returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog.Author, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog) GetAuthor() ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser {
+	return v.Author
+}
+
+// ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser includes the requested fields of the GraphQL type User.
+type ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlogAuthorUser) GetId() string {
+	return v.Id
+}
+
 // SearchShopsResponse is returned by SearchShops on success.
 type SearchShopsResponse struct {
-	// Shops whose name contains name (% and _ match themselves). first: default 10, at most 50.
+	// Shops matching every word of name (words split at spaces, at most 5, at most
+	// 64 characters in all): a word matches a shop whose name, area or address
+	// contains it, ignoring case, or the pinyin of whose name or area does, in full
+	// ("haidilao") or as initials ("hdl"). % and _ match themselves. In id order.
+	// first: default 10, at most 50.
 	SearchShops SearchShopsSearchShopsShopConnection `json:"searchShops"`
 }
 
@@ -1049,6 +1235,38 @@ type ShopResponse struct {
 // GetShop returns ShopResponse.Shop, and is useful for accessing the field via an interface.
 func (v *ShopResponse) GetShop() *ShopFields { return v.Shop }
 
+// ShopScoreFields includes the GraphQL fields of Shop requested by the fragment ShopScoreFields.
+type ShopScoreFields struct {
+	Id string `json:"id"`
+	// Average stars times 10 (37 = 3.7 stars; 0 for a shop never rated), rounded
+	// half up: the demo data's score, weighted by its count, averaged with the
+	// users' ratings. Exact under concurrent ratings. A rating's mutation
+	// answers after the shop's cached copy is gone from Redis; other instances
+	// drop their in-process copies when told (Pub/Sub), at most 1 s later.
+	Score int `json:"score"`
+	// Number of reviews: the demo data's count (the shop's count before its
+	// first rating) plus the ratings users gave (rateShop, createBlog's stars).
+	Comments int `json:"comments"`
+}
+
+// GetId returns ShopScoreFields.Id, and is useful for accessing the field via an interface.
+func (v *ShopScoreFields) GetId() string { return v.Id }
+
+// GetScore returns ShopScoreFields.Score, and is useful for accessing the field via an interface.
+func (v *ShopScoreFields) GetScore() int { return v.Score }
+
+// GetComments returns ShopScoreFields.Comments, and is useful for accessing the field via an interface.
+func (v *ShopScoreFields) GetComments() int { return v.Comments }
+
+// ShopScoreResponse is returned by ShopScore on success.
+type ShopScoreResponse struct {
+	// A shop (cached); null when absent. Counts the viewer in today's uvToday.
+	Shop *ShopScoreFields `json:"shop"`
+}
+
+// GetShop returns ShopScoreResponse.Shop, and is useful for accessing the field via an interface.
+func (v *ShopScoreResponse) GetShop() *ShopScoreFields { return v.Shop }
+
 // ShopTypesResponse is returned by ShopTypes on success.
 type ShopTypesResponse struct {
 	// All shop types, ordered by sort (cached as one list).
@@ -1081,7 +1299,8 @@ func (v *ShopTypesShopTypesShopType) GetSort() int { return v.Sort }
 // ShopsResponse is returned by Shops on success.
 type ShopsResponse struct {
 	// Shops of a type in id order; with near, nearest first within near.radiusMeters,
-	// with distance. first: default 10, at most 50.
+	// with distance. sort picks another order (near only with DISTANCE), filter
+	// narrows them to an area and a price range. first: default 10, at most 50.
 	Shops ShopsShopsShopConnection `json:"shops"`
 }
 
@@ -1149,23 +1368,26 @@ type SignInStatusResponse struct {
 func (v *SignInStatusResponse) GetSignInStatus() SignInFields { return v.SignInStatus }
 
 type UpdateProfileInput struct {
-	// 1 to 32 characters, none of them control characters (line breaks, tabs, escapes)
+	// 1 to 32 characters, none of them control characters (line breaks, tabs,
+	// escapes) or invisible format characters (direction overrides such as U+202E,
+	// zero-width characters; a zero-width joiner between emoji is allowed)
 	NickName *string `json:"nickName"`
 	// a path returned by uploadImage, or "" for none
 	Icon *string `json:"icon"`
-	// 8 to 72 bytes; enables login(phone, password)
+	// 8 to 72 bytes; enables login(phone, password). Needs code (the first
+	// password) or currentPassword or code (a change).
 	Password  *string `json:"password"`
 	City      *string `json:"city"`
 	Introduce *string `json:"introduce"`
 	Gender    *int    `json:"gender"`
 	// YYYY-MM-DD
 	Birthday *string `json:"birthday"`
-	// Changing an existing password needs the current one, or code. Setting the
-	// first password needs neither. A wrong one counts against the wrong-password
-	// limit of login.
+	// Changing an existing password needs the current one, or code. A wrong one
+	// counts against the wrong-password limit of login.
 	CurrentPassword *string `json:"currentPassword"`
-	// Instead of currentPassword: a login code sent to the user's phone with
-	// sendCode (used up by this change).
+	// A fresh login code sent to the user's phone with sendCode (used up by this
+	// change): needed to set the first password, so a session alone (a stolen
+	// token) cannot set one; instead of currentPassword to change one.
 	Code *string `json:"code"`
 }
 
@@ -1248,6 +1470,7 @@ func (v *UpdateShopInput) GetOpenHours() *string { return v.OpenHours }
 
 // UpdateShopResponse is returned by UpdateShop on success.
 type UpdateShopResponse struct {
+	// Changes the given fields of a shop. Admins only; audited.
 	UpdateShop ShopFields `json:"updateShop"`
 }
 
@@ -1331,7 +1554,9 @@ func (v *VoucherFields) GetSeckill() *VoucherFieldsSeckillSeckillInfo { return v
 
 // VoucherFieldsSeckillSeckillInfo includes the requested fields of the GraphQL type SeckillInfo.
 type VoucherFieldsSeckillSeckillInfo struct {
-	// units left in MySQL (orders accepted but not yet persisted are not subtracted yet)
+	// units the sale can still admit: its live count in Redis, as saleUpdates gives it, so a purchase or a
+	// unit given back shows at once (MySQL's count, which lags it by the orders not yet persisted, only when
+	// Redis holds no state for the sale and it cannot be rebuilt)
 	Stock     int       `json:"stock"`
 	BeginTime time.Time `json:"beginTime"`
 	EndTime   time.Time `json:"endTime"`
@@ -1521,6 +1746,18 @@ func (v *__BlogsByUserInput) GetFirst() *int { return v.First }
 // GetAfter returns __BlogsByUserInput.After, and is useful for accessing the field via an interface.
 func (v *__BlogsByUserInput) GetAfter() *string { return v.After }
 
+// __BuyVoucherInput is used internally by genqlient
+type __BuyVoucherInput struct {
+	VoucherId string `json:"voucherId"`
+	Quantity  int    `json:"quantity"`
+}
+
+// GetVoucherId returns __BuyVoucherInput.VoucherId, and is useful for accessing the field via an interface.
+func (v *__BuyVoucherInput) GetVoucherId() string { return v.VoucherId }
+
+// GetQuantity returns __BuyVoucherInput.Quantity, and is useful for accessing the field via an interface.
+func (v *__BuyVoucherInput) GetQuantity() int { return v.Quantity }
+
 // __CancelOrderInput is used internally by genqlient
 type __CancelOrderInput struct {
 	OrderId string `json:"orderId"`
@@ -1681,6 +1918,18 @@ func (v *__PayOrderInput) GetOrderId() string { return v.OrderId }
 // GetPayType returns __PayOrderInput.PayType, and is useful for accessing the field via an interface.
 func (v *__PayOrderInput) GetPayType() PayType { return v.PayType }
 
+// __RateShopInput is used internally by genqlient
+type __RateShopInput struct {
+	ShopId string `json:"shopId"`
+	Stars  int    `json:"stars"`
+}
+
+// GetShopId returns __RateShopInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__RateShopInput) GetShopId() string { return v.ShopId }
+
+// GetStars returns __RateShopInput.Stars, and is useful for accessing the field via an interface.
+func (v *__RateShopInput) GetStars() int { return v.Stars }
+
 // __RedeemOrderInput is used internally by genqlient
 type __RedeemOrderInput struct {
 	OrderId string `json:"orderId"`
@@ -1696,6 +1945,26 @@ type __RefundOrderInput struct {
 
 // GetOrderId returns __RefundOrderInput.OrderId, and is useful for accessing the field via an interface.
 func (v *__RefundOrderInput) GetOrderId() string { return v.OrderId }
+
+// __ReviewsByShopInput is used internally by genqlient
+type __ReviewsByShopInput struct {
+	ShopId  string      `json:"shopId"`
+	OrderBy ReviewOrder `json:"orderBy"`
+	First   *int        `json:"first"`
+	After   *string     `json:"after"`
+}
+
+// GetShopId returns __ReviewsByShopInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__ReviewsByShopInput) GetShopId() string { return v.ShopId }
+
+// GetOrderBy returns __ReviewsByShopInput.OrderBy, and is useful for accessing the field via an interface.
+func (v *__ReviewsByShopInput) GetOrderBy() ReviewOrder { return v.OrderBy }
+
+// GetFirst returns __ReviewsByShopInput.First, and is useful for accessing the field via an interface.
+func (v *__ReviewsByShopInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __ReviewsByShopInput.After, and is useful for accessing the field via an interface.
+func (v *__ReviewsByShopInput) GetAfter() *string { return v.After }
 
 // __SearchShopsInput is used internally by genqlient
 type __SearchShopsInput struct {
@@ -1760,6 +2029,14 @@ type __ShopInput struct {
 
 // GetId returns __ShopInput.Id, and is useful for accessing the field via an interface.
 func (v *__ShopInput) GetId() string { return v.Id }
+
+// __ShopScoreInput is used internally by genqlient
+type __ShopScoreInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __ShopScoreInput.Id, and is useful for accessing the field via an interface.
+func (v *__ShopScoreInput) GetId() string { return v.Id }
 
 // __ShopsInput is used internally by genqlient
 type __ShopsInput struct {
@@ -1943,6 +2220,57 @@ func BlogsByUser(
 	}
 
 	data_ = &BlogsByUserResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by BuyVoucher.
+const BuyVoucher_Operation = `
+mutation BuyVoucher ($voucherId: ID!, $quantity: Int!) {
+	buyVoucher(voucherId: $voucherId, quantity: $quantity) {
+		... OrderFields
+	}
+}
+fragment OrderFields on VoucherOrder {
+	id
+	voucher {
+		id
+	}
+	user {
+		id
+	}
+	status
+	payType
+	createTime
+	payTime
+	useTime
+	refundTime
+}
+`
+
+func BuyVoucher(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	voucherId string,
+	quantity int,
+) (data_ *BuyVoucherResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BuyVoucher",
+		Query:  BuyVoucher_Operation,
+		Variables: &__BuyVoucherInput{
+			VoucherId: voucherId,
+			Quantity:  quantity,
+		},
+	}
+
+	data_ = &BuyVoucherResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -2769,6 +3097,47 @@ func PayOrder(
 	return data_, err_
 }
 
+// The mutation executed by RateShop.
+const RateShop_Operation = `
+mutation RateShop ($shopId: ID!, $stars: Int!) {
+	rateShop(shopId: $shopId, stars: $stars) {
+		... ShopScoreFields
+	}
+}
+fragment ShopScoreFields on Shop {
+	id
+	score
+	comments
+}
+`
+
+func RateShop(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+	stars int,
+) (data_ *RateShopResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "RateShop",
+		Query:  RateShop_Operation,
+		Variables: &__RateShopInput{
+			ShopId: shopId,
+			Stars:  stars,
+		},
+	}
+
+	data_ = &RateShopResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by RedeemOrder.
 const RedeemOrder_Operation = `
 mutation RedeemOrder ($orderId: ID!) {
@@ -2844,6 +3213,66 @@ func RefundOrder(
 	}
 
 	data_ = &RefundOrderResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ReviewsByShop.
+const ReviewsByShop_Operation = `
+query ReviewsByShop ($shopId: ID!, $orderBy: ReviewOrder!, $first: Int, $after: String) {
+	reviewsByShop(shopId: $shopId, orderBy: $orderBy, first: $first, after: $after) {
+		edges {
+			cursor
+			node {
+				id
+				stars
+				blog {
+					id
+					title
+					author {
+						id
+					}
+				}
+			}
+		}
+		pageInfo {
+			... PageInfoFields
+		}
+	}
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	endCursor
+}
+`
+
+func ReviewsByShop(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+	orderBy ReviewOrder,
+	first *int,
+	after *string,
+) (data_ *ReviewsByShopResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ReviewsByShop",
+		Query:  ReviewsByShop_Operation,
+		Variables: &__ReviewsByShopInput{
+			ShopId:  shopId,
+			OrderBy: orderBy,
+			First:   first,
+			After:   after,
+		},
+	}
+
+	data_ = &ReviewsByShopResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -3109,6 +3538,45 @@ func Shop(
 	}
 
 	data_ = &ShopResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ShopScore.
+const ShopScore_Operation = `
+query ShopScore ($id: ID!) {
+	shop(id: $id) {
+		... ShopScoreFields
+	}
+}
+fragment ShopScoreFields on Shop {
+	id
+	score
+	comments
+}
+`
+
+func ShopScore(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *ShopScoreResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ShopScore",
+		Query:  ShopScore_Operation,
+		Variables: &__ShopScoreInput{
+			Id: id,
+		},
+	}
+
+	data_ = &ShopScoreResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

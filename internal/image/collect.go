@@ -2,9 +2,7 @@ package image
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,8 +13,8 @@ import (
 	entimage "github.com/hmdp/hmdp/ent/image"
 	"github.com/hmdp/hmdp/ent/predicate"
 	entuser "github.com/hmdp/hmdp/ent/user"
-	"github.com/hmdp/hmdp/internal/cache"
 	"github.com/hmdp/hmdp/internal/database"
+	"github.com/hmdp/hmdp/internal/outbox"
 )
 
 // Images nothing shows any more are removed, record and file: deleteBlog
@@ -46,7 +44,7 @@ type Collector struct {
 	log   *slog.Logger
 	now   func() time.Time
 
-	outbox *cache.Outbox
+	outbox *outbox.Outbox
 	stop   context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -70,7 +68,7 @@ func NewCollector(s *Store, cfg CollectorConfig) *Collector {
 		cfg.Log = slog.Default()
 	}
 	c := &Collector{store: s, age: cfg.SweepAge, log: cfg.Log, now: time.Now}
-	c.outbox = cache.NewOutbox(s.DB, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	c.outbox = outbox.New(s.DB, outbox.Config{Interval: cfg.OutboxInterval, Log: cfg.Log})
 	c.outbox.Handle(kindRemove, func(ctx context.Context, arg string) error {
 		_, err := c.removeUnused(ctx, entimage.IDIn(strings.Split(arg, ",")...))
 		return err
@@ -86,6 +84,14 @@ func (c *Collector) Start() {
 	c.stop = cancel
 	every := min(c.age/4, time.Hour)
 	c.wg.Go(func() {
+		if n, err := c.FillSizes(ctx); err != nil && ctx.Err() == nil {
+			c.log.Warn("image sizes of older uploads not recorded; the upload quota counts them as 0 bytes", "recorded", n, "err", err)
+		}
+		if n, err := c.FillVariants(ctx); err != nil && ctx.Err() == nil {
+			c.log.Warn("variants of older uploads not made; they are served as uploaded", "made", n, "err", err)
+		} else if n > 0 {
+			c.log.Info("variants of older uploads made", "images", n)
+		}
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
@@ -113,7 +119,7 @@ func (c *Collector) Close() {
 }
 
 // Outbox is the outbox of pending removals (for tests).
-func (c *Collector) Outbox() *cache.Outbox { return c.outbox }
+func (c *Collector) Outbox() *outbox.Outbox { return c.outbox }
 
 // Claim is CheckOwner inside tx, the transaction that makes a blog or
 // profile show paths: it locks the images' rows, so the collector cannot
@@ -150,6 +156,82 @@ func (c *Collector) Release(ctx context.Context, tx *ent.Tx, paths []string) (af
 	}, nil
 }
 
+// FillSizes records the size (the image and its variants) of the uploads
+// stored before sizes were recorded (size 0: no image is empty), so the
+// upload quota counts them, and returns how many it recorded. A row whose
+// file is missing is left to the sweep and the removals.
+func (c *Collector) FillSizes(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		ids, err := c.store.DB.Image.Query().Where(entimage.Size(0)).Order(ent.Asc(entimage.FieldID)).
+			Limit(sweepBatch).IDs(ctx)
+		if err != nil {
+			return n, err
+		}
+		progress := false
+		for _, id := range ids {
+			if !isUploadPath(id) {
+				continue
+			}
+			size, err := c.store.storedBytes(ctx, id)
+			if err != nil {
+				return n, err
+			}
+			if size == 0 {
+				continue
+			}
+			if err := c.store.DB.Image.Update().Where(entimage.ID(id), entimage.Size(0)).SetSize(size).Exec(ctx); err != nil {
+				return n, err
+			}
+			n++
+			progress = true
+		}
+		if len(ids) < sweepBatch || !progress {
+			return n, nil
+		}
+	}
+}
+
+// FillVariants makes the variants of the uploads stored before variants
+// were made (those without a 240 px WebP), one at a time and through the
+// same encoder slots as uploads, records their new sizes, and returns how
+// many it made. An upload that no longer passes the checks (it does not
+// decode, or is past MaxPixels) is left as it is and served as uploaded.
+// Instances starting together may both make an upload's variants: the
+// results are the same bytes under the same names.
+func (c *Collector) FillVariants(ctx context.Context) (int, error) {
+	n := 0
+	after := ""
+	for {
+		ids, err := c.store.DB.Image.Query().Where(entimage.IDGT(after)).Order(ent.Asc(entimage.FieldID)).
+			Limit(sweepBatch).IDs(ctx)
+		if err != nil {
+			return n, err
+		}
+		for _, id := range ids {
+			after = id
+			made, err := c.store.fillVariants(ctx, id)
+			if err != nil {
+				return n, err
+			}
+			if !made {
+				continue
+			}
+			size, err := c.store.storedBytes(ctx, id)
+			if err != nil {
+				return n, err
+			}
+			if err := c.store.DB.Image.UpdateOneID(id).SetSize(size).Exec(ctx); err != nil && !ent.IsNotFound(err) {
+				return n, err
+			}
+			n++
+		}
+		if len(ids) < sweepBatch {
+			return n, nil
+		}
+	}
+}
+
 // Sweep removes the uploads older than the sweep age that were never
 // attached and that nothing shows, and returns how many it removed. An old
 // unattached upload that something does show (a blog written before uploads
@@ -168,7 +250,7 @@ func (c *Collector) Sweep(ctx context.Context) (int, error) {
 type removal struct{ seen, removed int }
 
 // removeUnused locks up to sweepBatch hmdp_image rows matching where,
-// removes the files and rows of those no blog or profile shows, marks the
+// removes the files (variants too) and rows of those no blog or profile shows, marks the
 // others attached, and commits. Files go before the commit: a failed commit
 // leaves a row without a file, which the next pass removes, rather than a
 // file nothing records.
@@ -203,7 +285,7 @@ func (c *Collector) removeUnused(ctx context.Context, where ...predicate.Image) 
 			return nil
 		}
 		for _, p := range gone {
-			if err := os.Remove(c.store.file(p)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := c.store.remove(ctx, p); err != nil {
 				return err
 			}
 		}

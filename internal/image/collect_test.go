@@ -15,8 +15,6 @@ import (
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-const pngHeader = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
-
 type collectorFixture struct {
 	t     *testing.T
 	db    *database.DB
@@ -25,10 +23,18 @@ type collectorFixture struct {
 }
 
 func newCollectorFixture(t *testing.T, db *database.DB) *collectorFixture {
-	s, err := New(t.TempDir())
+	t.Helper()
+	d, err := NewDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newCollectorFixtureOn(t, db, d)
+}
+
+// newCollectorFixtureOn is a collector of a Store on b.
+func newCollectorFixtureOn(t *testing.T, db *database.DB, b Blobs) *collectorFixture {
+	t.Helper()
+	s := NewWithBlobs(b)
 	s.DB = db.Client
 	c := NewCollector(s, CollectorConfig{OutboxInterval: 50 * time.Millisecond})
 	return &collectorFixture{t: t, db: db, store: s, c: c}
@@ -36,7 +42,7 @@ func newCollectorFixture(t *testing.T, db *database.DB) *collectorFixture {
 
 func (f *collectorFixture) upload(user int64) string {
 	f.t.Helper()
-	p, err := f.store.SaveFor(context.Background(), user, bytes.NewReader([]byte(pngHeader)))
+	p, err := f.store.SaveFor(context.Background(), user, bytes.NewReader(testPNG(f.t, 4, 3, false)))
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -81,28 +87,29 @@ func (f *collectorFixture) deleteBlog(b *ent.Blog) error {
 	return nil
 }
 
-// exists reports whether path has its record and its file.
-func (f *collectorFixture) exists(ctx context.Context, path string) (record, file bool) {
+// exists reports whether path has its record, and how many of its files
+// (the image and its variants) are stored.
+func (f *collectorFixture) exists(ctx context.Context, path string) (record bool, files int) {
 	f.t.Helper()
 	n, err := f.db.Client.Image.Query().Where(entimage.ID(path)).Count(ctx)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	_, ferr := os.Stat(f.store.file(path))
-	return n == 1, ferr == nil
+	return n == 1, len(f.store.blobsOf(ctx, path))
 }
 
 func (f *collectorFixture) wantKept(path string) {
 	f.t.Helper()
-	if r, file := f.exists(f.t.Context(), path); !r || !file {
-		f.t.Fatalf("%s: record %v, file %v; want it kept", path, r, file)
+	// A 4×3 image: the image, a JPEG and a WebP 4 pixels wide.
+	if r, files := f.exists(f.t.Context(), path); !r || files != 3 {
+		f.t.Fatalf("%s: record %v, %d files; want it kept, 3 files", path, r, files)
 	}
 }
 
 func (f *collectorFixture) wantGone(path string) {
 	f.t.Helper()
-	if r, file := f.exists(f.t.Context(), path); r || file {
-		f.t.Fatalf("%s: record %v, file %v; want it removed", path, r, file)
+	if r, files := f.exists(f.t.Context(), path); r || files != 0 {
+		f.t.Fatalf("%s: record %v, %d files; want it removed, variants too", path, r, files)
 	}
 }
 
@@ -130,7 +137,7 @@ func TestReleaseRemovesWhatNothingShows(t *testing.T) {
 		// it) fails the removal after commit; the outbox retries it.
 		stuck := f.upload(7)
 		b := f.blog(stuck)
-		file := f.store.file(stuck)
+		file := f.store.testFile(stuck)
 		if err := os.Remove(file); err != nil {
 			t.Fatal(err)
 		}
@@ -152,9 +159,9 @@ func TestReleaseRemovesWhatNothingShows(t *testing.T) {
 		f.c.Start()
 		defer f.c.Close()
 		testenv.Eventually(t, 5*time.Second, "the retried removal", func() bool {
-			r, file := f.exists(ctx, stuck)
+			r, files := f.exists(ctx, stuck)
 			n, _ := f.c.Outbox().Pending(ctx)
-			return !r && !file && n == 0
+			return !r && files == 0 && n == 0
 		})
 	})
 }

@@ -2,7 +2,8 @@
 // truth (its unique key makes liking idempotent) and tb_blog.liked is kept in
 // step in the same transaction. A ZSET per blog (member = zero-padded user id,
 // score = like time in ms) serves the first likers and "liked by me"; it is
-// rebuilt from the table whenever it is missing.
+// rebuilt from the table whenever it is missing. The ZSET is a copy that
+// expires (SetTTL); a change never creates it.
 //
 // Each change is mirrored into the ZSET after commit. Should that fail (or the
 // process die first), an outbox row written in the change's transaction drops
@@ -25,7 +26,9 @@ import (
 	entblog "github.com/hmdp/hmdp/ent/blog"
 	entbloglike "github.com/hmdp/hmdp/ent/bloglike"
 	"github.com/hmdp/hmdp/internal/apperr"
-	"github.com/hmdp/hmdp/internal/cache"
+	"github.com/hmdp/hmdp/internal/outbox"
+	"github.com/hmdp/hmdp/internal/ratelimit"
+	"github.com/hmdp/hmdp/internal/rediscache"
 	"github.com/hmdp/hmdp/lua"
 )
 
@@ -35,6 +38,18 @@ const TopN = 5
 // sentinel marks a complete like ZSET; its score +inf keeps it after every liker.
 const sentinel = "~"
 
+// DefaultSetTTL is how long a like set rebuilt from blog_like is kept (±10%,
+// so sets rebuilt together do not expire together); likes do not extend it.
+// A set not read for that long is rebuilt by its next reader, so Redis holds
+// the sets of the blogs being read, not of every blog ever liked.
+const DefaultSetTTL = 24 * time.Hour
+
+// The scripts of a blog's like zset (its keys share the blog's hash tag).
+var (
+	likeApply   = lua.Script("like_apply")
+	likeRebuild = lua.Script("like_rebuild")
+)
+
 // Config holds the service's dependencies; zero values take the defaults.
 type Config struct {
 	DB     *ent.Client
@@ -42,10 +57,25 @@ type Config struct {
 	Prefix string // Redis key prefix ("hmdp:")
 	// Now is the clock of like times (default time.Now).
 	Now func() time.Time
+	// SetTTL is how long a rebuilt like set and a version counter are kept
+	// (default DefaultSetTTL).
+	SetTTL time.Duration
 	// OutboxInterval is how often failed set drops are retried (default 1 s).
 	OutboxInterval time.Duration
 	Log            *slog.Logger // default slog.Default()
+	// Limiter, when set, allows each user PerUser calls of Set
+	// (RATE_LIMITED past it).
+	Limiter *ratelimit.Limiter
+	PerUser ratelimit.Limit // default DefaultPerUser
+	// Changed, when set, hears of each committed like or unlike (the blog's
+	// liked count moved), after the commit: pages kept elsewhere that show
+	// the count are dropped (the hot blogs).
+	Changed func(ctx context.Context, blogID int64)
 }
+
+// DefaultPerUser is the default limit of Set per user: a burst of 60 likes
+// and unlikes, then one a second (each is a MySQL transaction).
+var DefaultPerUser = ratelimit.Limit{Events: 60, Per: time.Minute}
 
 // Service is the like service.
 type Service struct {
@@ -53,11 +83,16 @@ type Service struct {
 	rdb    redis.UniversalClient
 	prefix string
 	now    func() time.Time
+	ttl    time.Duration
 	log    *slog.Logger
-	outbox *cache.Outbox
+	outbox *outbox.Outbox
+	// limit spends one of user's allowance of Set; nil: no limit.
+	limit func(ctx context.Context, user int64) error
 	// hook, when set (tests), runs before the after-commit step ("apply") and
 	// each set drop ("drop"), and fails that step by returning an error.
 	hook func(step string) error
+	// changed hears of committed likes and unlikes (Config.Changed); nil: no one.
+	changed func(ctx context.Context, blogID int64)
 }
 
 // kindStale is the outbox kind whose handler drops a blog's like set.
@@ -71,8 +106,11 @@ func New(cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, now: cfg.Now, log: cfg.Log}
-	s.outbox = cache.NewOutbox(cfg.DB, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	if cfg.SetTTL <= 0 {
+		cfg.SetTTL = DefaultSetTTL
+	}
+	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, now: cfg.Now, ttl: cfg.SetTTL, log: cfg.Log, changed: cfg.Changed}
+	s.outbox = outbox.New(cfg.DB, outbox.Config{Interval: cfg.OutboxInterval, Log: cfg.Log})
 	s.outbox.Handle(kindStale, func(ctx context.Context, arg string) error {
 		id, err := strconv.ParseInt(arg, 10, 64)
 		if err != nil {
@@ -80,6 +118,18 @@ func New(cfg Config) *Service {
 		}
 		return s.drop(ctx, id)
 	})
+	if l := cfg.Limiter; l != nil {
+		if cfg.PerUser.Events <= 0 || cfg.PerUser.Per <= 0 {
+			cfg.PerUser = DefaultPerUser
+		}
+		s.limit = func(ctx context.Context, user int64) error {
+			res, err := l.Allow(ctx, "like:user:"+strconv.FormatInt(user, 10), cfg.PerUser)
+			if err == nil && !res.Allowed {
+				err = apperr.RateLimit("likes and unlikes", res.RetryAfter.Milliseconds())
+			}
+			return err
+		}
+	}
 	return s
 }
 
@@ -91,7 +141,7 @@ func (s *Service) Start() { s.outbox.Start() }
 func (s *Service) Close() { s.outbox.Close() }
 
 // Outbox is the outbox of the service's set drops (for tests).
-func (s *Service) Outbox() *cache.Outbox { return s.outbox }
+func (s *Service) Outbox() *outbox.Outbox { return s.outbox }
 
 // Keys of one blog share the hash tag {blogID}, as the scripts need.
 func (s *Service) setKey(blogID int64) string {
@@ -106,8 +156,15 @@ func (s *Service) verKey(blogID int64) string {
 func member(userID int64) string { return fmt.Sprintf("%019d", userID) }
 
 // Set likes (liked=true) or unlikes blogID for userID. Repeating a call
-// changes nothing. NOT_FOUND when the blog does not exist.
+// changes nothing. NOT_FOUND when the blog does not exist; RATE_LIMITED past
+// the user's allowance (PerUser: every call counts, since each is a MySQL
+// transaction, repeats and unknown blogs included).
 func (s *Service) Set(ctx context.Context, userID, blogID int64, liked bool) error {
+	if s.limit != nil {
+		if err := s.limit(ctx, userID); err != nil {
+			return err
+		}
+	}
 	at := s.now().Truncate(time.Millisecond)
 	var row *ent.Outbox
 	var err error
@@ -123,6 +180,9 @@ func (s *Service) Set(ctx context.Context, userID, blogID int64, liked bool) err
 	// Committed: from here on nothing is the caller's failure (a retry would
 	// find the like done and fix nothing); a failed mirror drops the set.
 	ctx = context.WithoutCancel(ctx)
+	if s.changed != nil {
+		s.changed(ctx, blogID)
+	}
 	if err := s.apply(ctx, userID, blogID, liked, at); err != nil {
 		s.log.Warn("like set apply failed; dropping the set", "blog", blogID, "err", err)
 		if err := s.outbox.Run(ctx, row); err != nil {
@@ -145,7 +205,8 @@ func deadlock(err error) bool {
 	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 1205)
 }
 
-// apply mirrors one committed like or unlike into the blog's ZSET.
+// apply mirrors one committed like or unlike into the blog's ZSET, if it is
+// in Redis (a missing set is left missing: its next reader rebuilds it).
 func (s *Service) apply(ctx context.Context, userID, blogID int64, liked bool, at time.Time) error {
 	if s.hook != nil {
 		if err := s.hook("apply"); err != nil {
@@ -156,8 +217,8 @@ func (s *Service) apply(ctx context.Context, userID, blogID int64, liked bool, a
 	if liked {
 		flag = "1"
 	}
-	return lua.Script("like_apply").Run(ctx, s.rdb,
-		[]string{s.setKey(blogID), s.verKey(blogID)}, flag, at.UnixMilli(), member(userID)).Err()
+	return likeApply.Run(ctx, s.rdb,
+		[]string{s.setKey(blogID), s.verKey(blogID)}, flag, at.UnixMilli(), member(userID), s.ttl.Milliseconds()).Err()
 }
 
 // write changes the table and the counter in one transaction, with the
@@ -302,17 +363,16 @@ func (s *Service) rebuild(ctx context.Context, blogIDs []int64, versions map[int
 // writeSets writes the like sets read from MySQL in one pipelined round trip
 // (two the first time the script meets this server).
 func (s *Service) writeSets(ctx context.Context, byBlog map[int64][]*ent.BlogLike, versions map[int64]string) error {
-	script := lua.Script("like_rebuild")
 	run := func(c redis.Scripter) {
 		for id, likes := range byBlog {
-			args := []any{versions[id], sentinel}
+			args := []any{versions[id], sentinel, rediscache.Jitter(s.ttl, 0.1).Milliseconds()}
 			for _, l := range likes {
 				args = append(args, l.CreateTime.UnixMilli(), member(l.UserID))
 			}
-			script.EvalSha(ctx, c, []string{s.setKey(id), s.verKey(id)}, args...)
+			likeRebuild.EvalSha(ctx, c, []string{s.setKey(id), s.verKey(id)}, args...)
 		}
 	}
-	return lua.RunPipelined(ctx, s.rdb, script, func(p redis.Pipeliner) { run(p) })
+	return lua.RunPipelined(ctx, s.rdb, likeRebuild, func(p redis.Pipeliner) { run(p) })
 }
 
 func infoOf(likes []*ent.BlogLike, viewer int64) Info {
@@ -353,6 +413,7 @@ func (s *Service) drop(ctx context.Context, blogID int64) error {
 	}
 	pipe := s.rdb.Pipeline()
 	pipe.Incr(ctx, s.verKey(blogID))
+	pipe.PExpire(ctx, s.verKey(blogID), s.ttl)
 	pipe.Del(ctx, s.setKey(blogID))
 	_, err := pipe.Exec(ctx)
 	return err

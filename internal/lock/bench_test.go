@@ -25,6 +25,7 @@ func BenchmarkLock(b *testing.B) {
 	const ttl = 10 * time.Second
 
 	run := func(b *testing.B, pair func(name string) error) {
+		b.Helper()
 		b.SetParallelism(4) // 4 × GOMAXPROCS goroutines, the same for every case
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
@@ -77,6 +78,7 @@ func BenchmarkLock(b *testing.B) {
 }
 
 func benchRedis(b *testing.B) testenv.RedisBackend {
+	b.Helper()
 	if testenv.RealRedisAddr() != "" {
 		return testenv.NewRealRedis(b)
 	}

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // newLocker returns a Locker on b closed with the test.
@@ -148,14 +149,16 @@ func startRedis(t testing.TB) *redisServer {
 	if err != nil {
 		t.Skip("no redis-server binary: multi-node tests need independent servers")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := new(net.ListenConfig).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	_ = ln.Close()
 	s := &redisServer{addr: "127.0.0.1:" + strconv.Itoa(port)}
-	s.cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+	// Not t.Context(): stop kills it, after the cleanups registered later,
+	// which may still use it (a Locker's Close).
+	s.cmd = exec.CommandContext(context.WithoutCancel(t.Context()), bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -177,7 +180,7 @@ func (s *redisServer) stop() {
 // blackhole accepts TCP connections and never answers: a hung Redis.
 func blackhole(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := new(net.ListenConfig).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +223,7 @@ func nodeClient(t testing.TB, addr string, opt func(*redis.Options)) *redis.Clie
 }
 
 func must[T any](t testing.TB) func(T, error) T {
+	t.Helper()
 	return func(v T, err error) T {
 		t.Helper()
 		if err != nil {

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // Metrics land on the registry passed in, shared by several lockers, and

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // cluster is three independent Redis servers: the test back end plus two
@@ -31,12 +32,14 @@ func newCluster(t *testing.T, b testenv.RedisBackend) *cluster {
 }
 
 func (c *cluster) add(t *testing.T, cl redis.UniversalClient) {
+	t.Helper()
 	c.clients = append(c.clients, cl)
 	c.nodes = append(c.nodes, newLocker(t, cl, c.prefix))
 }
 
 // replace swaps node i for a client to addr.
 func (c *cluster) replace(t *testing.T, i int, cl redis.UniversalClient) {
+	t.Helper()
 	c.clients[i] = cl
 	c.nodes[i] = newLocker(t, cl, c.prefix)
 }

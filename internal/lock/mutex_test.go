@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // lockFunc takes a lock for goroutine g.

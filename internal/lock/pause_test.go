@@ -48,7 +48,7 @@ func runChild() int {
 func TestPausedHolderIsToldAndFenced(t *testing.T) {
 	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
 		realTime(t, b)
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childEnv+"=1",
 			"LOCK_ADDR="+serverAddr(b), "LOCK_PREFIX="+b.Prefix, "LOCK_NAME=paused")
 		out, err := cmd.StdoutPipe()

@@ -156,20 +156,7 @@ func (s *subscriber) dispatch(ps *redis.PubSub, done chan struct{}) {
 	for {
 		msg, err := ps.Receive(context.Background())
 		if err != nil {
-			s.mu.Lock()
-			closed := s.closed
-			if !closed {
-				// Messages may have been missed while the connection was down:
-				// let every waiter try again (go-redis resubscribes on reconnect).
-				for _, st := range s.live {
-					st.permit = true
-					for len(st.parked) > 0 {
-						s.notifyLocked(st)
-					}
-				}
-			}
-			s.mu.Unlock()
-			if closed {
+			if s.receiveFailed() {
 				return
 			}
 			s.log.Warn("lock: pub/sub receive failed", "err", err)
@@ -182,28 +169,64 @@ func (s *subscriber) dispatch(ps *redis.PubSub, done chan struct{}) {
 			continue
 		}
 		backoff = 50 * time.Millisecond
-		s.mu.Lock()
-		switch m := msg.(type) {
-		case *redis.Message:
-			if st := s.live[m.Channel]; st != nil {
-				s.notifyLocked(st)
-			}
-		case *redis.Subscription:
-			// Confirmations come back in the order the SUBSCRIBEs were sent;
-			// extra ones (go-redis resubscribing after a reconnect) find no
-			// pending entry and are ignored.
-			if m.Kind == "subscribe" {
-				if q := s.pending[m.Channel]; len(q) > 0 {
-					close(q[0].ready)
-					if len(q) == 1 {
-						delete(s.pending, m.Channel)
-					} else {
-						s.pending[m.Channel] = q[1:]
-					}
-				}
-			}
+		s.handle(msg)
+	}
+}
+
+// receiveFailed reports whether the subscriber is closed; while it is not,
+// messages may have been missed while the connection was down, so every
+// waiter tries again (go-redis resubscribes on reconnect).
+func (s *subscriber) receiveFailed() (closed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.wakeAllLocked()
+	}
+	return s.closed
+}
+
+// handle passes a release message to a waiter of its lock, and a confirmed
+// SUBSCRIBE to the waiters that wait for it.
+func (s *subscriber) handle(msg any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m := msg.(type) {
+	case *redis.Message:
+		if st := s.live[m.Channel]; st != nil {
+			s.notifyLocked(st)
 		}
-		s.mu.Unlock()
+	case *redis.Subscription:
+		if m.Kind == "subscribe" {
+			s.subscribedLocked(m.Channel)
+		}
+	}
+}
+
+// subscribedLocked marks the oldest pending subscription of channel ready.
+// Confirmations come back in the order the SUBSCRIBEs were sent; extra ones
+// (go-redis resubscribing after a reconnect) find no pending entry and are
+// ignored.
+func (s *subscriber) subscribedLocked(channel string) {
+	q := s.pending[channel]
+	if len(q) == 0 {
+		return
+	}
+	close(q[0].ready)
+	if len(q) == 1 {
+		delete(s.pending, channel)
+	} else {
+		s.pending[channel] = q[1:]
+	}
+}
+
+// wakeAllLocked lets every waiter try again: each parked one is woken and
+// each channel keeps a permit for the next.
+func (s *subscriber) wakeAllLocked() {
+	for _, st := range s.live {
+		st.permit = true
+		for len(st.parked) > 0 {
+			s.notifyLocked(st)
+		}
 	}
 }
 
@@ -223,12 +246,7 @@ func (s *subscriber) close() error {
 		}
 		delete(s.pending, ch)
 	}
-	for _, st := range s.live {
-		st.permit = true
-		for len(st.parked) > 0 {
-			s.notifyLocked(st)
-		}
-	}
+	s.wakeAllLocked()
 	s.mu.Unlock()
 	if ps == nil {
 		return nil

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/internal/testenv"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 // Held for three leases, the lock survives only because the watchdog renews it.

@@ -105,6 +105,13 @@ func Announce(ctx context.Context, client redis.UniversalClient, channel, id str
 // after a dropped connection; announcements sent meanwhile are lost, which
 // the TTL bounds.
 func (n *Cache[V]) Follow(ctx context.Context, client redis.UniversalClient, channel string) error {
+	return n.FollowCounted(ctx, client, channel, nil)
+}
+
+// FollowCounted is Follow, calling received (when not nil) for every
+// announcement heard: compared with the announcements sent, it shows the
+// ones lost (docs/OPERATIONS.md).
+func (n *Cache[V]) FollowCounted(ctx context.Context, client redis.UniversalClient, channel string, received func()) error {
 	sub := client.Subscribe(ctx, channel)
 	if _, err := sub.Receive(ctx); err != nil {
 		_ = sub.Close()
@@ -115,6 +122,9 @@ func (n *Cache[V]) Follow(ctx context.Context, client redis.UniversalClient, cha
 	n.wg.Go(func() {
 		for msg := range ch {
 			n.Drop(msg.Payload)
+			if received != nil {
+				received()
+			}
 		}
 		n.DropAll()
 	})

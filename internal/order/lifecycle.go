@@ -2,9 +2,7 @@ package order
 
 import (
 	"context"
-	"errors"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -13,62 +11,9 @@ import (
 	entorder "github.com/hmdp/hmdp/ent/order"
 	entordercancel "github.com/hmdp/hmdp/ent/ordercancel"
 	"github.com/hmdp/hmdp/ent/schema/enum"
-	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
-	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/lua"
 )
-
-// Payments is the payment provider, as far as orders need it: refunds. The
-// provider must be idempotent per order: a refund asked for twice (two racing
-// calls, or a retry after a timeout) pays back once.
-type Payments interface {
-	Refund(ctx context.Context, orderID, amount int64) error
-}
-
-// FakePayments is the provider of development and tests: it records refunds,
-// once per order, and fails when Fail says so.
-type FakePayments struct {
-	mu       sync.Mutex
-	refunds  map[int64]int64
-	requests int
-	// Fail, when set, is asked before each refund; its error is returned.
-	Fail func(orderID int64) error
-}
-
-// Refund records the refund of orderID, once.
-func (f *FakePayments) Refund(_ context.Context, orderID, amount int64) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.requests++
-	if f.Fail != nil {
-		if err := f.Fail(orderID); err != nil {
-			return err
-		}
-	}
-	if f.refunds == nil {
-		f.refunds = map[int64]int64{}
-	}
-	if _, done := f.refunds[orderID]; !done {
-		f.refunds[orderID] = amount
-	}
-	return nil
-}
-
-// Refunded returns the amount refunded for orderID and whether it was.
-func (f *FakePayments) Refunded(orderID int64) (int64, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	a, ok := f.refunds[orderID]
-	return a, ok
-}
-
-// Requests counts the refund calls the provider received.
-func (f *FakePayments) Requests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests
-}
 
 var claimDeadlines = lua.Script("order_deadline_claim")
 
@@ -199,26 +144,6 @@ func (s *Service) Sweep(ctx context.Context) {
 	}
 }
 
-// resumeRefunds finishes the refunds that have sat REFUNDING for
-// ResumeRefundsAfter: their provider call failed and the buyer did not try
-// again, or the instance died between the two steps. The provider is
-// idempotent per order, so asking it again never pays twice.
-func (s *Service) resumeRefunds(ctx context.Context) {
-	stuck, err := s.db.Order.Query().Where(entorder.Status(enum.OrderRefunding),
-		entorder.UpdateTimeLT(s.now().Add(-s.cfg.ResumeRefundsAfter))).Limit(200).All(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.WarnContext(ctx, "order: sweep of unfinished refunds", "err", err)
-		}
-		return
-	}
-	for _, o := range stuck {
-		if _, err := s.finishRefund(ctx, o); err != nil {
-			s.log.WarnContext(ctx, "order: unfinished refund still not done", "order", o.ID, "err", err)
-		}
-	}
-}
-
 // Expire cancels order id for non-payment if it is unpaid and its deadline
 // has passed, with the unit back on sale; it reports whether it did. An
 // order not yet due is put back in the queue.
@@ -268,123 +193,4 @@ func (s *Service) CancelReason(ctx context.Context, o *Order) (*enum.CancelReaso
 		return nil, err
 	}
 	return &c.Reason, nil
-}
-
-// Refund pays a paid order back through the payment provider: PAID, then
-// REFUNDING (one conditional UPDATE: of racing calls one moves it), the
-// provider's refund (idempotent per order), then REFUNDED. The unit goes back
-// on sale only while the flash sale is still open. Refunding a refunded order
-// returns it unchanged; refunding a REFUNDING order (a provider failure, a
-// crash) resumes it.
-func (s *Service) Refund(ctx context.Context, userID, id int64) (*Order, error) {
-	for attempt := 0; attempt < 10; attempt++ {
-		o, err := s.db.Order.Query().Where(entorder.ID(id), entorder.UserID(userID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, apperr.New(apperr.NotFound, "no order %d", id)
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch o.Status {
-		case enum.OrderRefunded:
-			return fromEnt(o), nil
-		case enum.OrderPaid:
-			n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.Status(enum.OrderPaid)).
-				SetStatus(enum.OrderRefunding).Save(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if n == 0 {
-				continue // redeemed or refunded meanwhile
-			}
-			o.Status = enum.OrderRefunding
-			s.notifier.OrderChanged(ctx, fromEnt(o))
-		case enum.OrderRefunding:
-		default:
-			return nil, apperr.New(apperr.Conflict, "the order is %s: only paid orders can be refunded", o.Status)
-		}
-		return s.finishRefund(ctx, o)
-	}
-	return nil, apperr.New(apperr.Conflict, "the order keeps changing; try again")
-}
-
-func (s *Service) finishRefund(ctx context.Context, o *ent.Order) (*Order, error) {
-	v, err := s.db.Voucher.Get(ctx, o.VoucherID)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.payments.Refund(ctx, o.ID, v.PayValue); err != nil {
-		s.log.WarnContext(ctx, "order: refund not completed by the payment provider", "order", o.ID, "err", err)
-		return nil, apperr.New(apperr.PaymentFailed, "the refund of order %d did not go through; it stays REFUNDING: try again", o.ID)
-	}
-	for attempt := 0; ; attempt++ {
-		done, returned, err := s.markRefunded(ctx, o)
-		if err != nil && retryable(err) && attempt < 5 {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		cur, err := s.db.Order.Get(ctx, o.ID)
-		if err != nil {
-			return nil, err
-		}
-		out := fromEnt(cur)
-		if done {
-			if returned {
-				s.sk.Release(ctx, o.UserID, o.VoucherID, o.ID)
-			}
-			s.notifier.OrderChanged(ctx, out)
-		}
-		return out, nil // a racing call finished it: the same refund
-	}
-}
-
-// markRefunded moves o from REFUNDING to REFUNDED and, while its sale is
-// open, returns the unit to MySQL in the same transaction (voucher row
-// locked first, as cancelUnpaid does). It reports whether it moved the order
-// and whether the unit went back.
-func (s *Service) markRefunded(ctx context.Context, o *ent.Order) (done, returned bool, err error) {
-	tx, err := s.db.Tx(ctx)
-	if err != nil {
-		return false, false, err
-	}
-	n, err := tx.SeckillVoucher.Update().Where(entseckillvoucher.ID(o.VoucherID),
-		entseckillvoucher.EndTimeGT(s.now())).AddStock(1).Save(ctx)
-	if err != nil {
-		return false, false, errors.Join(err, tx.Rollback())
-	}
-	m, err := tx.Order.Update().Where(entorder.ID(o.ID), entorder.Status(enum.OrderRefunding)).
-		SetStatus(enum.OrderRefunded).SetRefundTime(s.now()).Save(ctx)
-	if err != nil || m == 0 {
-		return false, false, errors.Join(err, tx.Rollback())
-	}
-	return true, n == 1, tx.Commit()
-}
-
-// Redeem marks a paid order USED (the buyer used the voucher in the shop);
-// the caller is a shop admin (HMDP_ADMIN_PHONES, checked by @admin).
-// Redeeming a used order returns it unchanged.
-func (s *Service) Redeem(ctx context.Context, id int64) (*Order, error) {
-	n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.Status(enum.OrderPaid)).
-		SetStatus(enum.OrderUsed).SetUseTime(s.now()).Save(ctx)
-	if err != nil {
-		return nil, err
-	}
-	o, err := s.db.Order.Get(ctx, id)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "no order %d", id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := fromEnt(o)
-	switch {
-	case n == 1:
-		s.notifier.OrderChanged(ctx, out)
-		return out, nil
-	case o.Status == enum.OrderUsed:
-		return out, nil
-	}
-	return nil, apperr.New(apperr.Conflict, "the order is %s: only paid orders can be redeemed", o.Status)
 }

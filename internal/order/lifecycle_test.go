@@ -13,7 +13,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/hmdp/hmdp/ent"
 	entorder "github.com/hmdp/hmdp/ent/order"
+	entpayment "github.com/hmdp/hmdp/ent/payment"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
@@ -337,6 +339,16 @@ func TestPayRacingTheDeadlineExactlyOneWins(t *testing.T) {
 		if e.stock(t, v) != cancelled {
 			t.Fatalf("MySQL stock %d, %d cancelled", e.stock(t, v), cancelled)
 		}
+		ids := make([]int64, 0, n)
+		for _, id := range orders {
+			ids = append(ids, id)
+		}
+		ps := e.payments(t, ids...)
+		for id := range results {
+			if (e.status(t, id) == enum.OrderPaid) != (ps[id] != nil) {
+				t.Fatalf("order %d is %v with payment %+v", id, e.status(t, id), ps[id])
+			}
+		}
 		t.Logf("%d paid, %d cancelled", paid, cancelled)
 	})
 }
@@ -407,9 +419,16 @@ func TestRefundRacingRefund(t *testing.T) {
 			}
 		}
 		wg.Wait()
+		ids := make([]int64, 0, n)
 		for _, id := range orders {
 			if amt, ok := e.pay.Refunded(id); !ok || amt != 7 {
 				t.Fatalf("order %d refunded %d %v", id, amt, ok)
+			}
+			ids = append(ids, id)
+		}
+		for id, p := range e.payments(t, ids...) {
+			if p.Status != entpayment.StatusREFUNDED || p.RefundAmount != p.Amount {
+				t.Fatalf("order %d: payment %+v", id, p)
 			}
 		}
 		ev := e.recs[0].list()
@@ -465,7 +484,7 @@ func TestRedeemRacingRefund(t *testing.T) {
 		var mu sync.Mutex
 		for u, id := range orders {
 			wg.Go(func() {
-				_, err := e.svcs[0].Redeem(ctx, id)
+				_, err := e.svcs[0].Redeem(asAdmin(ctx), id)
 				mu.Lock()
 				r := errs[id]
 				r[0] = err
@@ -503,14 +522,14 @@ func TestRedeemRacingRefund(t *testing.T) {
 		// Redeeming again answers the used order; an unpaid one is refused.
 		for id := range errs {
 			if e.status(t, id) == enum.OrderUsed {
-				if o, err := e.svcs[0].Redeem(ctx, id); err != nil || o.UseTime == nil {
+				if o, err := e.svcs[0].Redeem(asAdmin(ctx), id); err != nil || o.UseTime == nil {
 					t.Fatalf("redeem again: %+v %v", o, err)
 				}
 			}
 		}
 		v2 := e.sale(t, 1)
 		id := e.unpaid(t, v2, 1)[1]
-		if _, err := e.svcs[0].Redeem(ctx, id); apperr.CodeOf(err) != apperr.Conflict {
+		if _, err := e.svcs[0].Redeem(asAdmin(ctx), id); apperr.CodeOf(err) != apperr.Conflict {
 			t.Fatalf("redeem unpaid: %v", err)
 		}
 	})
@@ -570,6 +589,138 @@ func TestClaimedDeadlineComesBackAfterTheLease(t *testing.T) {
 		time.Sleep(400 * time.Millisecond)
 		if n, err := e.svcs[0].ExpireDue(ctx); err != nil || n != 1 || e.status(t, id) != enum.OrderCancelled {
 			t.Fatalf("after the lease: %d %v %v", n, err, e.status(t, id))
+		}
+	})
+}
+
+// payments returns the payment records of the given orders, by order id.
+func (e *lcEnv) payments(t *testing.T, ids ...int64) map[int64]*ent.Payment {
+	t.Helper()
+	ps, err := e.b.DB.Client.Payment.Query().Where(entpayment.OrderIDIn(ids...)).All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]*ent.Payment{}
+	for _, p := range ps {
+		if out[p.OrderID] != nil {
+			t.Fatalf("order %d has two payments", p.OrderID)
+		}
+		out[p.OrderID] = p
+	}
+	return out
+}
+
+// A refund goes only against a payment this server recorded, for its
+// amount: paying records one payment (price from the voucher, paying again
+// records none); an order marked PAID (or left REFUNDING) without one is
+// refused with NO_PAYMENT and the provider is never asked; a price changed
+// after payment does not change what is paid back; a second refund asks the
+// provider nothing.
+func TestRefundOnlyAgainstARecordedPayment(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		e := newLifecycle(t, b, 1, nil)
+		ctx := context.Background()
+		v := e.sale(t, 4)
+		orders := e.paid(t, v, 1, 2)
+		if _, err := e.svcs[0].Pay(ctx, 1, orders[1], enum.PayWechat); err != nil {
+			t.Fatal(err)
+		}
+		ps := e.payments(t, orders[1], orders[2])
+		for u, id := range orders {
+			p := ps[id]
+			if p == nil || p.Amount != 7 || p.UserID != u || p.PayType != enum.PayAlipay || p.Status != entpayment.StatusPAID || p.RefundAmount != 0 {
+				t.Fatalf("order %d: payment %+v", id, p)
+			}
+		}
+
+		// Marked PAID without any payment (as payOrder did before payments
+		// were recorded): refused, nothing asked of the provider.
+		unpaid := e.unpaid(t, v, 3, 4)
+		if err := b.DB.Client.Order.UpdateOneID(unpaid[3]).SetStatus(enum.OrderPaid).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svcs[0].Refund(ctx, 3, unpaid[3]); apperr.CodeOf(err) != apperr.NoPayment {
+			t.Fatalf("refund without a payment: %v", err)
+		}
+		if e.pay.Requests() != 0 || e.status(t, unpaid[3]) != enum.OrderPaid {
+			t.Fatalf("provider asked %d times, order %v", e.pay.Requests(), e.status(t, unpaid[3]))
+		}
+		// Left REFUNDING without a payment: the sweep puts it back to PAID
+		// rather than asking the provider for money never taken.
+		if err := b.DB.Client.Order.UpdateOneID(unpaid[4]).SetStatus(enum.OrderRefunding).
+			SetUpdateTime(time.Now().Add(-2 * time.Minute)).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.svcs[0].Sweep(ctx)
+		if _, err := e.svcs[0].Refund(ctx, 4, unpaid[4]); apperr.CodeOf(err) != apperr.NoPayment {
+			t.Fatalf("refund of a REFUNDING order without a payment: %v", err)
+		}
+		if e.pay.Requests() != 0 || e.status(t, unpaid[4]) != enum.OrderPaid {
+			t.Fatalf("provider asked %d times, order %v", e.pay.Requests(), e.status(t, unpaid[4]))
+		}
+
+		// The price changes after payment: the refund is what was paid.
+		if err := b.DB.Client.Voucher.UpdateOneID(v).SetPayValue(100000).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if o, err := e.svcs[0].Refund(ctx, 1, orders[1]); err != nil || o.Status != enum.OrderRefunded {
+				t.Fatalf("refund: %+v %v", o, err)
+			}
+		}
+		if amt, ok := e.pay.Refunded(orders[1]); !ok || amt != 7 || e.pay.Requests() != 1 {
+			t.Fatalf("provider refunded %d %v in %d requests, want 7 in 1", amt, ok, e.pay.Requests())
+		}
+		p := e.payments(t, orders[1])[orders[1]]
+		if p.Status != entpayment.StatusREFUNDED || p.RefundAmount != 7 || p.RefundTime == nil {
+			t.Fatalf("payment after the refund: %+v", p)
+		}
+		if p := e.payments(t, orders[2])[orders[2]]; p.Status != entpayment.StatusPAID {
+			t.Fatalf("other payment: %+v", p)
+		}
+	})
+}
+
+// A refunded buyer keeps their place in the sale (one order per buyer per
+// flash sale): the unit goes back on sale for others, and the same buyer is
+// answered ALREADY_ORDERED at once, in Redis and after a rebuild from
+// MySQL, with nothing dead-lettered or rejected.
+func TestRefundedBuyerIsAlreadyOrdered(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		e := newLifecycle(t, b, 1, nil)
+		ctx := context.Background()
+		v := e.sale(t, 1)
+		id := e.paid(t, v, 1)[1]
+		if o, err := e.svcs[0].Refund(ctx, 1, id); err != nil || o.Status != enum.OrderRefunded {
+			t.Fatalf("refund: %+v %v", o, err)
+		}
+		k := seckill.KeysOf(b.Redis.Prefix, v)
+		if rs, err := b.Redis.Client.HGet(ctx, k.State, "stock").Int(); err != nil || rs != 1 || e.stock(t, v) != 1 {
+			t.Fatalf("unit not back: Redis %d (%v), MySQL %d", rs, err, e.stock(t, v))
+		}
+		if _, err := e.svcs[0].Seckill(ctx, 1, v); apperr.CodeOf(err) != apperr.AlreadyOrdered {
+			t.Fatalf("refunded buyer again: %v", err)
+		}
+		// The same after the sale state is lost and rebuilt from MySQL.
+		if err := b.Redis.Client.Del(ctx, k.State, k.Buyers).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svcs[0].Seckill(ctx, 1, v); apperr.CodeOf(err) != apperr.AlreadyOrdered {
+			t.Fatalf("refunded buyer after a rebuild: %v", err)
+		}
+		// Someone else gets the unit.
+		other := e.unpaid(t, v, 2)[2]
+		if o, err := e.svcs[0].Get(ctx, 1, id); err != nil || o == nil || o.Status != enum.OrderRefunded {
+			t.Fatalf("refunded order: %+v %v", o, err)
+		}
+		if e.status(t, other) != enum.OrderUnpaid || e.stock(t, v) != 0 {
+			t.Fatalf("other buyer: %v, stock %d", e.status(t, other), e.stock(t, v))
+		}
+		if n, err := b.Redis.Client.XLen(ctx, k.Dead).Result(); err != nil || n != 0 {
+			t.Fatalf("dead letters %d (%v)", n, err)
+		}
+		if n, err := b.Redis.Client.HLen(ctx, k.Rejected).Result(); err != nil || n != 0 {
+			t.Fatalf("rejected %d (%v)", n, err)
 		}
 	})
 }

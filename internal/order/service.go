@@ -1,6 +1,8 @@
-// Package order reads and changes flash-sale orders: PENDING while only Redis
-// holds them (accepted by internal/seckill, not yet persisted), then the
-// tb_voucher_order row; payment (idempotent) and cancellation (stock back).
+// Package order reads and changes voucher orders: flash-sale orders PENDING
+// while only Redis holds them (accepted by internal/seckill, not yet
+// persisted), then the tb_voucher_order row; orders of normal vouchers
+// (BuyVoucher), written UNPAID at once; payment (idempotent) and
+// cancellation (a flash sale's stock back).
 package order
 
 import (
@@ -11,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"entgo.io/contrib/entgql"
+	"entgo.io/ent/dialect/sql"
 	"github.com/go-sql-driver/mysql"
 	"github.com/redis/go-redis/v9"
 
@@ -19,9 +21,12 @@ import (
 	entorder "github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
+	entvoucher "github.com/hmdp/hmdp/ent/voucher"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/idgen"
 	"github.com/hmdp/hmdp/internal/page"
+	"github.com/hmdp/hmdp/internal/payment"
+	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/seckill"
 )
 
@@ -45,6 +50,8 @@ type Sales interface {
 	HeldOrders(ctx context.Context, userID int64, voucherIDs []int64) (map[int64]int64, error)
 	BacklogOrders(ctx context.Context, userID int64) (map[int64]int64, error)
 	Release(ctx context.Context, userID, voucherID, orderID int64)
+	// ReturnUnit gives a refunded order's unit back and keeps its buyer.
+	ReturnUnit(ctx context.Context, userID, voucherID, orderID int64)
 	// RejectedOrder finds orderID among the given sales' rejected orders of userID.
 	RejectedOrder(ctx context.Context, userID, orderID int64, voucherIDs []int64) (voucherID int64, reason string, err error)
 }
@@ -77,9 +84,18 @@ type Config struct {
 	// provider call failed, or the instance died) before the sweep finishes
 	// it (default 1m).
 	ResumeRefundsAfter time.Duration
-	// Payments refunds paid orders (default a FakePayments).
-	Payments Payments
+	// Payments is the payment provider (default a FakePayments, which
+	// charges at once: tests and a server configured with no provider).
+	Payments payment.Provider
 	Log      *slog.Logger // default slog.Default()
+
+	// IDs hands out the ids of BuyVoucher's orders (default: the flash
+	// sales' counter, idgen "order" on Redis, so the two never share an id).
+	IDs *idgen.Generator
+	// Limiter, when set, allows each user BuyPerUser calls of BuyVoucher
+	// (default DefaultBuyPerUser; RATE_LIMITED past it).
+	Limiter    *ratelimit.Limiter
+	BuyPerUser ratelimit.Limit
 }
 
 // Service is the order service.
@@ -93,8 +109,10 @@ type Service struct {
 	rdb        redis.UniversalClient
 	prefix     string
 	payTimeout time.Duration
-	payments   Payments
+	payments   payment.Provider
 	log        *slog.Logger
+	ids        *idgen.Generator
+	limitBuy   func(ctx context.Context, userID int64) error
 	stop       context.CancelFunc
 	wg         sync.WaitGroup
 }
@@ -128,8 +146,12 @@ func New(cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.IDs == nil && cfg.Redis != nil {
+		cfg.IDs = idgen.New(cfg.Redis, cfg.Prefix, "order", 0)
+	}
 	return &Service{db: cfg.DB, sk: cfg.Sales, notifier: cfg.Notifier, now: cfg.Now, cfg: cfg,
-		rdb: cfg.Redis, prefix: cfg.Prefix, payTimeout: cfg.PayTimeout, payments: cfg.Payments, log: cfg.Log}
+		rdb: cfg.Redis, prefix: cfg.Prefix, payTimeout: cfg.PayTimeout, payments: cfg.Payments, log: cfg.Log,
+		ids: cfg.IDs, limitBuy: newBuyLimit(cfg.Limiter, cfg.BuyPerUser)}
 }
 
 // AnnouncePersisted returns the seckill.Config.OnPersisted callback that
@@ -196,6 +218,16 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Order, error) {
 		if p.ID == id {
 			return p, nil
 		}
+	}
+	// Persisted between the first read and the look at Redis (pending leaves
+	// out what MySQL has by then): it is in MySQL now. Without this second
+	// read an order being written answered null.
+	o, err = s.db.Order.Query().Where(entorder.ID(id), entorder.UserID(userID)).Only(ctx)
+	if err == nil {
+		return fromEnt(o), nil
+	}
+	if !ent.IsNotFound(err) {
+		return nil, err
 	}
 	return s.rejected(ctx, userID, id)
 }
@@ -264,43 +296,6 @@ func containsID(ids []int64, id int64) bool {
 		}
 	}
 	return false
-}
-
-// Pay pays an unpaid order. Paying it again returns the paid order unchanged:
-// the status moves from UNPAID to PAID in one conditional UPDATE, so only one
-// call ever charges.
-func (s *Service) Pay(ctx context.Context, userID, id int64, pt enum.PayType) (*Order, error) {
-	if !pt.Valid() {
-		return nil, apperr.BadInput("payType", "unknown pay type %v", pt)
-	}
-	if !s.now().Before(s.Deadline(id)) {
-		// The window has closed: cancel it now rather than wait for the
-		// worker, so the buyer sees why and the unit is back on sale.
-		if _, err := s.Expire(ctx, id); err != nil {
-			return nil, err
-		}
-	}
-	n, err := s.db.Order.Update().Where(entorder.ID(id), entorder.UserID(userID), entorder.Status(enum.OrderUnpaid)).
-		SetStatus(enum.OrderPaid).SetPayType(pt).SetPayTime(s.now()).Save(ctx)
-	if err != nil {
-		return nil, err
-	}
-	o, err := s.Get(ctx, userID, id)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case o == nil:
-		return nil, apperr.New(apperr.NotFound, "no order %d", id)
-	case n == 1:
-		s.notifier.OrderChanged(ctx, o)
-		return o, nil
-	case o.Status == enum.OrderPaid:
-		return o, nil
-	case o.Status == enum.OrderPending:
-		return nil, apperr.New(apperr.Conflict, "the order is still being placed; pay it in a moment")
-	}
-	return nil, apperr.New(apperr.Conflict, "the order is %s: only unpaid orders can be paid", o.Status)
 }
 
 // Cancel cancels an unpaid order and puts its unit back on sale: first in
@@ -372,35 +367,34 @@ func retryable(err error) bool {
 	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 1205)
 }
 
-// Connection is a page of orders (GraphQL VoucherOrderConnection).
-type Connection struct {
-	Edges    []*Edge
-	PageInfo entgql.PageInfo[int64]
+// Page is a page of orders (GraphQL VoucherOrderConnection).
+type Page struct {
+	Edges []Edge
+	Info  page.Info
 }
 
 // Edge is one order of a page.
 type Edge struct {
-	Cursor entgql.Cursor[int64]
+	Cursor page.Cursor
 	Node   *Order
 }
 
 // Mine returns userID's orders, newest (highest id) first, the orders still
-// PENDING among them (usually first: they are the newest).
-func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCursor *string) (*Connection, error) {
-	var after *entgql.Cursor[int64]
+// PENDING among them (usually first: they are the newest); with shopID, only
+// those of the shop's vouchers. Unlike page.After, an empty after is
+// refused, and a page read with after says hasPreviousPage (docs/API.md).
+func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCursor *string, shopID *int64) (*Page, error) {
+	var after *page.Cursor
 	if afterCursor != nil {
-		c, err := page.Decode(*afterCursor) // not UnmarshalGQL: see page.Decode
+		c, err := page.Decode(*afterCursor)
 		if err != nil {
 			return nil, apperr.BadInput("after", "not a cursor of this list")
 		}
 		after = &c
 	}
-	n := 10
-	if first != nil {
-		if *first < 0 || *first > 50 {
-			return nil, apperr.BadInput("first", "must be 0 to 50")
-		}
-		n = *first
+	n, err := page.First(first)
+	if err != nil {
+		return nil, err
 	}
 	// Pending orders (Redis only) and persisted ones (MySQL) are one list in
 	// id order: both sides take the cursor on every page, so a page boundary
@@ -409,15 +403,34 @@ func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCurso
 	if err != nil {
 		return nil, err
 	}
+	var ofShop map[int64]bool // the shop's vouchers, read only for pending orders
+	if shopID != nil && len(p) > 0 {
+		ids, err := s.db.Voucher.Query().Where(entvoucher.ShopID(*shopID)).IDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ofShop = make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			ofShop[id] = true
+		}
+	}
 	var nodes []*Order
 	for _, o := range p {
-		if after == nil || o.ID < after.ID {
+		if (after == nil || o.ID < after.ID) && (shopID == nil || ofShop[o.VoucherID]) {
 			nodes = append(nodes, o)
 		}
 	}
 	q := s.db.Order.Query().Where(entorder.UserID(userID))
 	if after != nil {
 		q = q.Where(entorder.IDLT(after.ID))
+	}
+	if shopID != nil {
+		// One statement: uk_user_voucher (user_id, voucher_id) finds them.
+		q = q.Where(func(sel *sql.Selector) {
+			v := sql.Table(entvoucher.Table)
+			sel.Where(sql.In(sel.C(entorder.FieldVoucherID),
+				sql.Select(v.C(entvoucher.FieldID)).From(v).Where(sql.EQ(v.C(entvoucher.FieldShopID), *shopID))))
+		})
 	}
 	rows, err := q.Order(ent.Desc(entorder.FieldID)).Limit(n + 1).All(ctx)
 	if err != nil {
@@ -428,16 +441,14 @@ func (s *Service) Mine(ctx context.Context, userID int64, first *int, afterCurso
 		nodes = append(nodes, fromEnt(r))
 	}
 	sortDesc(nodes)
-	c := &Connection{Edges: []*Edge{}}
-	c.PageInfo.HasNextPage = len(nodes) > n
+	if err := s.fillQuantities(ctx, nodes[:min(n, len(nodes))]); err != nil {
+		return nil, err
+	}
+	c := &Page{Edges: []Edge{}, Info: page.Make(len(nodes), n, func(i int) page.Cursor { return page.Cursor{ID: nodes[i].ID} })}
 	for _, o := range nodes[:min(n, len(nodes))] {
-		c.Edges = append(c.Edges, &Edge{Cursor: entgql.Cursor[int64]{ID: o.ID}, Node: o})
+		c.Edges = append(c.Edges, Edge{Cursor: page.Cursor{ID: o.ID}, Node: o})
 	}
-	if len(c.Edges) > 0 {
-		c.PageInfo.StartCursor = &c.Edges[0].Cursor
-		c.PageInfo.EndCursor = &c.Edges[len(c.Edges)-1].Cursor
-	}
-	c.PageInfo.HasPreviousPage = after != nil
+	c.Info.HasPreviousPage = after != nil
 	return c, nil
 }
 
@@ -457,3 +468,7 @@ func sortDesc(os []*Order) {
 		}
 	}
 }
+
+// FakePayments is the in-process provider of tests: it charges when a
+// payment is opened and refunds at once (payment.Instant).
+type FakePayments = payment.Instant

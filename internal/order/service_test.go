@@ -1,11 +1,9 @@
 package order
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -27,12 +25,22 @@ import (
 type recorder struct {
 	mu     sync.Mutex
 	events []string
+	pays   []string // "ORDER/PAYMENT" of the events that carried a payment
 }
 
 func (r *recorder) OrderChanged(_ context.Context, o *Order) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, o.Status.String())
+	if o.Payment != nil {
+		r.pays = append(r.pays, o.Status.String()+"/"+o.Payment.Status.String())
+	}
+}
+
+func (r *recorder) payments() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.pays...)
 }
 
 func (r *recorder) list() []string {
@@ -264,22 +272,17 @@ func TestMinePagingReturnsEachOrderOnce(t *testing.T) {
 				if pages > want {
 					t.Fatalf("first=%d: paging does not end", first)
 				}
-				c, err := e.svc.Mine(ctx, user, &first, after)
+				c, err := e.svc.Mine(ctx, user, &first, after, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, ed := range c.Edges {
 					got = append(got, ed.Node.ID)
 				}
-				if !c.PageInfo.HasNextPage {
+				if !c.Info.HasNextPage {
 					break
 				}
-				var buf bytes.Buffer
-				c.PageInfo.EndCursor.MarshalGQL(&buf)
-				s, err := strconv.Unquote(buf.String())
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := c.Info.EndCursor.String()
 				after = &s
 			}
 			if len(got) != want {

@@ -14,13 +14,13 @@ const MaxCursorLen = 100
 
 var errNotCursor = errors.New("not a cursor")
 
-// Decode reads a cursor a client sent back. It is entgql's
-// Cursor.UnmarshalGQL made safe for untrusted input: that decodes the
-// value into an interface with the generic msgpack decoder, which allocates
-// for the length a map header claims (a million entries per nested header),
-// so a cursor of a few dozen bytes could take seconds and gigabytes. Decode
-// reads only short cursors, of an id and a scalar value (number, string,
-// bool or nil), as the API makes them.
+// Decode reads a cursor a client sent back, safely for untrusted input: the
+// generic msgpack decoder (which entgql's Cursor.UnmarshalGQL used) decodes
+// the value into an interface and allocates for the length a map header
+// claims (a million entries per nested header), so a cursor of a few dozen
+// bytes could take seconds and gigabytes. Decode reads only short cursors,
+// of an id and a scalar value (number, string, bool or nil), as the API
+// makes them.
 func Decode(s string) (Cursor, error) {
 	if len(s) > MaxCursorLen {
 		return Cursor{}, errNotCursor

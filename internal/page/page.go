@@ -1,10 +1,21 @@
-// Package page checks Relay paging arguments and reads cursors. Cursors are
-// entgql's opaque cursor (id plus one ordering value), so every connection of
-// the API shares one PageInfo type.
+// Package page is the API's one way of paging a list: a Relay connection
+// paged forward by keyset. A page is read with the item after the cursor
+// first and one item more than asked, so it knows whether another follows
+// (Make); a cursor is the last item's sort position (its id and at most one
+// ordering value), never an offset, so items added while a client pages
+// cause neither repeats nor gaps. Every connection of the schema shares the
+// PageInfo type (Info) and the cursor format, whatever it pages: MySQL rows
+// (shops, blogs, follows, comments), a GEO set (nearby shops), a
+// sorted-set inbox (the feed), or MySQL and Redis merged (myOrders).
+// docs/ARCHITECTURE.md "Pagination: one mechanism" says how a new list is
+// paged.
 package page
 
 import (
-	"entgo.io/contrib/entgql"
+	"encoding/base64"
+	"io"
+
+	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/hmdp/hmdp/internal/apperr"
 )
@@ -15,11 +26,53 @@ const (
 	Max     = 50
 )
 
-// Cursor is the API's cursor type.
-type Cursor = entgql.Cursor[int64]
+// Cursor is the position of an item in its list: its id and, for a list
+// not in id order, the value it is sorted by (a count, a distance, a
+// score). On the wire it is the base64 (standard alphabet, unpadded) of the
+// msgpack map {"i": id, "v": value}, with "v" left out when the value is
+// nil or zero (cursor_test.go holds examples). This is the format entgql's
+// cursor had when the API was built on it; clients keep the cursors they
+// were given, so it never changes.
+type Cursor struct {
+	ID    int64 `msgpack:"i"`
+	Value any   `msgpack:"v,omitempty"`
+}
 
-// Info is the API's page info.
-type Info = entgql.PageInfo[int64]
+// String is the cursor as the API sends it.
+func (c Cursor) String() string {
+	b, _ := msgpack.Marshal(c) // an int64 and a scalar: nothing to fail
+	return base64.RawStdEncoding.EncodeToString(b)
+}
+
+// MarshalGQL writes the cursor as a GraphQL String.
+func (c Cursor) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, `"`+c.String()+`"`) // base64: nothing to escape
+}
+
+// UnmarshalGQL reads a cursor with Decode (gqlgen wants both directions of
+// a type bound to a scalar; the API takes cursors as plain String
+// arguments, checked by After or Decode).
+func (c *Cursor) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return errNotCursor
+	}
+	d, err := Decode(s)
+	if err != nil {
+		return err
+	}
+	*c = d
+	return nil
+}
+
+// Info is the schema's PageInfo. Only forward paging exists:
+// HasPreviousPage is false unless a list sets it.
+type Info struct {
+	HasNextPage     bool    `json:"hasNextPage"`
+	HasPreviousPage bool    `json:"hasPreviousPage"`
+	StartCursor     *Cursor `json:"startCursor"`
+	EndCursor       *Cursor `json:"endCursor"`
+}
 
 // First validates first (nil = Default).
 func First(first *int) (int, error) {
@@ -45,9 +98,12 @@ func After(after *string) (*Cursor, error) {
 }
 
 // Int reads a cursor's ordering value as an int64 (msgpack may decode any
-// integer width).
+// integer width). A cursor leaves a zero value out (the encoding's
+// omitempty), so a missing value is 0.
 func Int(v any) (int64, error) {
 	switch n := v.(type) {
+	case nil:
+		return 0, nil
 	case int64:
 		return n, nil
 	case int:

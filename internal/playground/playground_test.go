@@ -75,7 +75,7 @@ func assetsEmbedded() bool {
 //bodyclose:handled
 func get(t *testing.T, h http.Handler, target string, header ...string) *http.Response {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, target, nil)
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, target, nil)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -189,7 +189,7 @@ func TestServesEmbeddedAssets(t *testing.T) {
 			t.Errorf("%s: %d, want 404", path, res.StatusCode)
 		}
 	}
-	req := httptest.NewRequest(http.MethodPost, "/", nil)
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", nil)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusMethodNotAllowed {

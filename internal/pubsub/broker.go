@@ -50,6 +50,9 @@ type Broker struct {
 	wait   time.Duration
 	log    *slog.Logger
 	active *prometheus.GaugeVec
+	// slow counts subscribers dropped for falling behind: the operator's
+	// sign that clients (or this instance's writes to them) are too slow.
+	slow *prometheus.CounterVec
 
 	mu      sync.Mutex
 	ps      *redis.PubSub // nil until the first subscriber
@@ -66,7 +69,8 @@ type topic struct {
 }
 
 // New returns a broker whose Redis channels are prefix+"events:"+topic. The
-// gauge hmdp_subscriptions_active{kind} is registered on reg (when not nil).
+// gauge hmdp_subscriptions_active{kind} and the counter
+// hmdp_subscriptions_dropped_total{kind} are registered on reg (when not nil).
 func New(client redis.UniversalClient, prefix string, reg prometheus.Registerer, opt Options) *Broker {
 	if opt.Buffer <= 0 {
 		opt.Buffer = DefaultBuffer
@@ -89,9 +93,12 @@ func New(client redis.UniversalClient, prefix string, reg prometheus.Registerer,
 		active: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "hmdp_subscriptions_active", Help: "Open subscriptions on this instance, by kind.",
 		}, []string{"kind"}),
+		slow: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hmdp_subscriptions_dropped_total", Help: "Subscriptions ended because the subscriber fell behind (slow consumers), by kind.",
+		}, []string{"kind"}),
 	}
 	if reg != nil {
-		reg.MustRegister(b.active)
+		reg.MustRegister(b.active, b.slow)
 	}
 	return b
 }
@@ -289,6 +296,9 @@ func (b *Broker) removeLocked(s *Sub, reason error) {
 	s.err = reason
 	// Counted before the subscriber can see its channel closed.
 	b.active.WithLabelValues(s.kind).Dec()
+	if errors.Is(reason, ErrSlowConsumer) {
+		b.slow.WithLabelValues(s.kind).Inc()
+	}
 	s.out.end(reason)
 	t := b.topics[s.topic]
 	if t == nil {

@@ -185,8 +185,23 @@ func TestSlowConsumerIsDropped(t *testing.T) {
 		if got := gauge(t, br.active.WithLabelValues("k")); got != 1 {
 			t.Fatalf("active = %v, want 1", got)
 		}
+		if got := counter(t, br.slow.WithLabelValues("k")); got != 1 {
+			t.Fatalf("dropped = %v, want 1 (the slow one)", got)
+		}
 		fast.Close()
+		if got := counter(t, br.slow.WithLabelValues("k")); got != 1 {
+			t.Fatalf("dropped = %v after a Close, want 1: only slow consumers count", got)
+		}
 	})
+}
+
+func counter(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
 
 func gauge(t *testing.T, g prometheus.Gauge) float64 {

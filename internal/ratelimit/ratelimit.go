@@ -74,3 +74,46 @@ func (l *Limiter) Allow(ctx context.Context, key string, lim Limit) (Result, err
 	}
 	return Result{Allowed: res[0] == 1, RetryAfter: time.Duration(res[1]) * time.Millisecond}, nil
 }
+
+// Check is one limit of an event limited several ways at once (AllowAll).
+type Check struct {
+	Key   string
+	Limit Limit
+}
+
+var gcraAll = lua.Script("ratelimit_gcra_all")
+
+// AllowAll records one event under every check if every limit allows it, and
+// under none otherwise, in one script: a caller refused by one limit spends
+// nothing of the others (an address over its limit cannot use up a phone's).
+// When refused, refused is the index of the check that allows an event last
+// and RetryAfter is when it will (so every check will); refused is -1 when
+// the event was allowed.
+//
+// On Redis Cluster the keys must share a hash tag ("{code}:…"), since one
+// script touches them all.
+func (l *Limiter) AllowAll(ctx context.Context, checks ...Check) (res Result, refused int, err error) {
+	if l.disabled || len(checks) == 0 {
+		return Result{Allowed: true}, -1, nil
+	}
+	keys := make([]string, len(checks))
+	args := make([]any, 0, 2*len(checks)+1)
+	for i, c := range checks {
+		if c.Limit.Events <= 0 || c.Limit.Per <= 0 {
+			return Result{}, -1, fmt.Errorf("ratelimit: bad limit %v for %s", c.Limit, c.Key)
+		}
+		keys[i] = l.prefix + c.Key
+		args = append(args, c.Limit.Per.Milliseconds()/int64(c.Limit.Events), c.Limit.Events)
+	}
+	if l.Now != nil {
+		args = append(args, l.Now().UnixMilli())
+	}
+	out, err := gcraAll.Run(ctx, l.rdb, keys, args...).Int64Slice()
+	if err != nil {
+		return Result{}, -1, fmt.Errorf("ratelimit %s: %w", keys[0], err)
+	}
+	if out[0] == 1 {
+		return Result{Allowed: true}, -1, nil
+	}
+	return Result{RetryAfter: time.Duration(out[1]) * time.Millisecond}, int(out[2]) - 1, nil
+}

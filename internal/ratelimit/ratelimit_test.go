@@ -133,3 +133,50 @@ func TestDisabled(t *testing.T) {
 		}
 	}
 }
+
+// AllowAll counts an event against every limit or against none: once one
+// key refuses, the others keep their allowance, however many refused
+// attempts come; the refusal names the key that frees up last.
+func TestAllowAllCountsNothingWhenRefused(t *testing.T) {
+	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
+		ctx := context.Background()
+		l := New(b.Client, b.Prefix, true)
+		now := time.Now()
+		if b.Mini != nil {
+			b.Mini.SetTime(now)
+		} else {
+			l.Now = func() time.Time { return now }
+		}
+		addr := Check{Key: "{t}:addr", Limit: Limit{Events: 2, Per: time.Hour}}
+		phone := func(p string) Check {
+			return Check{Key: "{t}:phone:" + p, Limit: Limit{Events: 3, Per: 24 * time.Hour}}
+		}
+		for i := range 2 {
+			if r, refused, err := l.AllowAll(ctx, phone("a"), addr); err != nil || !r.Allowed || refused != -1 {
+				t.Fatalf("event %d: %+v %d %v", i, r, refused, err)
+			}
+		}
+		// The address is spent: 50 more attempts against another phone
+		// are refused by the address and count against nothing.
+		for range 50 {
+			r, refused, err := l.AllowAll(ctx, phone("victim"), addr)
+			if err != nil || r.Allowed || refused != 1 || r.RetryAfter != 30*time.Minute {
+				t.Fatalf("over the address's limit: %+v refused %d %v, want refused by index 1 for 30m", r, refused, err)
+			}
+		}
+		if n, _ := b.Client.Exists(ctx, b.Prefix+"rl:{t}:phone:victim").Result(); n != 0 {
+			t.Fatal("a refused event wrote the victim's key")
+		}
+		other := Check{Key: "{t}:addr2", Limit: Limit{Events: 10, Per: time.Hour}}
+		for i := range 3 {
+			if r, _, err := l.AllowAll(ctx, phone("victim"), other); err != nil || !r.Allowed {
+				t.Fatalf("victim's event %d from another address: %+v %v", i, r, err)
+			}
+		}
+		// Refused by both: the one that frees up last is named.
+		r, refused, _ := l.AllowAll(ctx, phone("victim"), addr)
+		if r.Allowed || refused != 0 || r.RetryAfter != 8*time.Hour {
+			t.Fatalf("refused by both: %+v refused %d, want index 0 for 8h", r, refused)
+		}
+	})
+}

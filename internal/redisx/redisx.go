@@ -18,7 +18,10 @@ type Conn struct {
 	Client redis.UniversalClient
 	// Describe is a one-line description for the start-up log.
 	Describe string
-	stop     func()
+	// Breaker fails calls fast while Redis is unreachable (nil for the
+	// embedded Redis, which is in the process).
+	Breaker *Breaker
+	stop    func()
 }
 
 // Wrap makes a Conn of an open client; stop, when not nil, runs after the
@@ -29,6 +32,9 @@ func Wrap(c redis.UniversalClient, describe string, stop func()) *Conn {
 
 // Close closes the client and stops the embedded server.
 func (c *Conn) Close() error {
+	if c.Breaker != nil {
+		c.Breaker.Close()
+	}
 	err := c.Client.Close()
 	if c.stop != nil {
 		c.stop()
@@ -37,12 +43,13 @@ func (c *Conn) Close() error {
 }
 
 // PoolSize is the most connections a client keeps (per node on a Cluster).
-// go-redis's default, 10 per CPU, is meant for short commands; but each
-// flash sale being consumed holds one connection in a blocking XREADGROUP
-// (internal/seckill), and with a few dozen sales the requests would queue
-// for the rest. Connections are opened only when needed, so the headroom
-// costs nothing until it is used.
-func PoolSize() int { return 10*runtime.GOMAXPROCS(0) + 256 }
+// go-redis's default, 10 per CPU, is meant for short commands; the flash-sale
+// consumers (internal/seckill) add their own: up to seckill.ConnBound of the
+// default MaxHot (34: 16 hot sales blocked in XREADGROUP, 16 handlers, the
+// poller of all other sales and the discovery), however many sales they
+// consume, so requests never queue behind them. Connections are opened only
+// when needed, so the headroom costs nothing until it is used.
+func PoolSize() int { return 10*runtime.GOMAXPROCS(0) + 64 }
 
 // Open connects to addrs (one address: a single server; several: a Redis
 // Cluster) and checks that it answers.
@@ -54,9 +61,9 @@ func Open(ctx context.Context, addrs []string) (*Conn, error) {
 		Addrs: addrs,
 		// go-redis ignores context deadlines unless told otherwise.
 		ContextTimeoutEnabled: true,
-		DialTimeout:           3 * time.Second,
-		ReadTimeout:           3 * time.Second,
-		WriteTimeout:          3 * time.Second,
+		DialTimeout:           CallTimeout,
+		ReadTimeout:           CallTimeout,
+		WriteTimeout:          CallTimeout,
 		IsClusterMode:         len(addrs) > 1,
 		PoolSize:              PoolSize(),
 	}
@@ -71,7 +78,9 @@ func Open(ctx context.Context, addrs []string) (*Conn, error) {
 	if len(addrs) > 1 {
 		kind = "redis cluster"
 	}
-	return &Conn{Client: c, Describe: kind + " " + strings.Join(addrs, ",")}, nil
+	b := NewBreaker(c, 0)
+	c.AddHook(b)
+	return &Conn{Client: c, Describe: kind + " " + strings.Join(addrs, ","), Breaker: b}, nil
 }
 
 // OpenSentinel connects to the master the sentinels know as master, through
@@ -86,9 +95,9 @@ func OpenSentinel(ctx context.Context, sentinels []string, master string) (*Conn
 		MasterName:            master,
 		SentinelAddrs:         sentinels,
 		ContextTimeoutEnabled: true,
-		DialTimeout:           3 * time.Second,
-		ReadTimeout:           3 * time.Second,
-		WriteTimeout:          3 * time.Second,
+		DialTimeout:           CallTimeout,
+		ReadTimeout:           CallTimeout,
+		WriteTimeout:          CallTimeout,
 		PoolSize:              PoolSize(),
 	})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -98,7 +107,9 @@ func OpenSentinel(ctx context.Context, sentinels []string, master string) (*Conn
 		return nil, fmt.Errorf("cannot reach master %q through sentinels %s: %w", master, strings.Join(sentinels, ","), err)
 	}
 	stop := watchSwitchMaster(context.WithoutCancel(ctx), sentinels, master)
-	return &Conn{Client: c, Describe: "redis master " + master + " via sentinels " + strings.Join(sentinels, ","), stop: stop}, nil
+	b := NewBreaker(c, 0)
+	c.AddHook(b)
+	return &Conn{Client: c, Describe: "redis master " + master + " via sentinels " + strings.Join(sentinels, ","), Breaker: b, stop: stop}, nil
 }
 
 // watchSwitchMaster listens for the sentinels' +switch-master and then

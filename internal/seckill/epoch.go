@@ -25,6 +25,15 @@ import (
 // drops the state: the next attempt rebuilds it from MySQL, which now holds
 // the batch. Orders admitted in the short overlap are decided by MySQL (one
 // per buyer, no oversell) and any it refuses are ended visibly, as always.
+//
+// A rebuild missed the batch only if the stream lost entries of it: the
+// stream keeps an entry until it is acknowledged after its commit, and a
+// rebuild reads the stream before MySQL, so it sees each entry in one or the
+// other. A batch whose every entry XACK still found pending (kept) therefore
+// keeps the state. Without that, a rebuild during a consumer's 2-s blocking
+// read made the next batch drop the state again, and every purchase after it
+// rebuilt it once more (a storm of rebuilds, each reading all the sale's
+// orders from MySQL).
 
 // epochTTL outlives the state (stateTTL) of any sale a consumer still reads.
 const epochTTL = 2 * stateTTL
@@ -60,10 +69,13 @@ func (c *consumers) readEpoch(k Keys) string {
 }
 
 // settleEpoch drops k's state when a rebuild ran since a batch that noted
-// epoch was read (see above).
-func (c *consumers) settleEpoch(k Keys, epoch string, log *slog.Logger) {
+// epoch was read and the stream did not keep the whole batch (see above).
+func (c *consumers) settleEpoch(k Keys, epoch string, kept bool, log *slog.Logger) {
 	if c.hard.Err() != nil {
 		return // stopping: the batch, if not done, stays pending for a takeover
+	}
+	if kept {
+		return
 	}
 	now, err := epochOf(c.hard, c.s.rdb, k)
 	if err == nil && now == epoch {

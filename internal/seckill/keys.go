@@ -13,6 +13,7 @@
 //	p + "seckill:{V}:token:U" user U's single-use anti-bot token (expires)
 //	p + "seckill:{V}:rejected" hash: order id -> "user:reason" of orders ended unpersisted
 //	p + "seckill:{V}:epoch"   random id of the last rebuild of the state (epoch.go)
+//	p + "seckill:{V}:replicated" counter the replica waiter writes before WAIT (wait.go)
 //	"seckill-rebuild-V"       name of the lock (internal/lock) for rebuilding the state
 //
 // MySQL is the source of truth: the state is written
@@ -49,6 +50,12 @@ func KeysOf(prefix string, id int64) Keys {
 // Limit is the key of userID's per-user attempt limit on the sale.
 func (k Keys) Limit(userID int64) string {
 	return k.State[:len(k.State)-len("state")] + "limit:" + strconv.FormatInt(userID, 10)
+}
+
+// replicated is the marker the replica waiter writes on the sale's master
+// before WAIT (wait.go): under the sale's hash tag, so on its slot's master.
+func (k Keys) replicated() string {
+	return k.State[:len(k.State)-len("state")] + "replicated"
 }
 
 // Token is the key of userID's anti-bot token for the sale (token.go).

@@ -34,7 +34,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "hmdp_order_persist_retries_total", Help: "Failed attempts to persist a batch of orders (retried with backoff).",
 		}),
 	}
-	for _, r := range []string{"ok", "out_of_stock", "already_ordered", "not_started", "ended", "rate_limited", "bad_token"} {
+	for _, r := range []string{"ok", "out_of_stock", "already_ordered", "not_started", "ended", "rate_limited", "bad_token", "not_found"} {
 		m.requests.WithLabelValues(r)
 	}
 	// Set by the consumer loops (refreshPending), so a scrape does no I/O.
@@ -53,8 +53,11 @@ func (c *consumers) refreshPending(k Keys, voucherID int64) {
 	g := c.s.metrics.pending.WithLabelValues(strconv.FormatInt(voucherID, 10))
 	n, err := c.s.rdb.XLen(c.hard, k.Orders).Result()
 	if err != nil {
-		g.Set(math.NaN())
+		g.Set(nanGauge)
 		return
 	}
 	g.Set(float64(n))
 }
+
+// nanGauge is the backlog gauge's "unknown".
+var nanGauge = math.NaN()

@@ -37,8 +37,13 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, epoch
 		}
 		entries = append(entries, e)
 	}
-	c.persistBatch(k, voucherID, entries, log)
-	c.settleEpoch(k, epoch, log)
+	kept := true
+	if len(entries) > 0 {
+		ctx, span := c.s.startBatch(c.hard, voucherID, entries)
+		kept = c.persistBatch(ctx, k, voucherID, entries, log)
+		span.End()
+	}
+	c.settleEpoch(k, epoch, kept, log)
 	if h := c.s.hooks.settled; h != nil {
 		h()
 	}
@@ -49,51 +54,86 @@ func (c *consumers) handle(k Keys, voucherID int64, msgs []redis.XMessage, epoch
 // some entry: its entries are then persisted one by one, and one that still
 // fails MaxDeliveries times alone is ended as delivered_too_often. (Redis's
 // delivery count cannot tell: re-claiming to keep the batch ours resets it.)
-func (c *consumers) persistBatch(k Keys, voucherID int64, entries []entry, log *slog.Logger) {
+// It reports whether the stream kept every entry until it was acknowledged
+// (finishBatch), which settleEpoch needs.
+// ctx is c.hard with the batch's span.
+func (c *consumers) persistBatch(ctx context.Context, k Keys, voucherID int64, entries []entry, log *slog.Logger) (kept bool) {
 	if len(entries) == 0 {
-		return
+		return true
 	}
+	out, ok := c.persistRetrying(ctx, k, voucherID, entries, log)
+	if !ok {
+		return false
+	}
+	return c.finishBatch(ctx, k, voucherID, entries, out, log)
+}
+
+// persistRetrying persists entries, retrying with backoff while MySQL fails.
+// It reports false when it ends without an outcome: shutting down (the
+// entries stay pending for a takeover) or the batch poisoned (see poisoned).
+func (c *consumers) persistRetrying(ctx context.Context, k Keys, voucherID int64, entries []entry, log *slog.Logger) (outcome, bool) {
 	backoff := newBackoff(c.cfg)
-	var out outcome
 	failures := int64(0)
 	for {
-		var err error
-		out, err = c.s.persist(c.hard, voucherID, entries)
+		out, err := c.s.persist(ctx, voucherID, entries)
 		if err == nil {
-			break
+			return out, true
 		}
 		if c.hard.Err() != nil {
-			return // shutting down: the entries stay pending for a takeover
+			return outcome{}, false
 		}
 		c.s.metrics.retries.Inc()
-		log.Warn("persisting flash-sale orders failed; retrying", "orders", len(entries), "err", err)
-		if c.s.mysqlAnswers(c.hard, voucherID) {
+		log.WarnContext(ctx, "persisting flash-sale orders failed; retrying", "orders", len(entries), "err", err)
+		if c.s.mysqlAnswers(ctx, voucherID) {
 			failures++
 		}
 		if failures >= c.cfg.MaxDeliveries {
-			if len(entries) > 1 {
-				log.Warn("a batch keeps failing while MySQL answers; persisting its orders one by one", "orders", len(entries))
-				for _, e := range entries {
-					c.persistBatch(k, voucherID, []entry{e}, log)
-				}
-				return
-			}
-			e := entries[0]
-			if c.endEntry(k, voucherID, e.msg(), &e, ReasonDeliveredTooOften, true, 0) {
-				c.announceRejected([]Rejected{{OrderID: e.order, UserID: e.user, VoucherID: voucherID, Reason: ReasonDeliveredTooOften}})
-				return
+			if c.poisoned(ctx, k, voucherID, entries, log) {
+				return outcome{}, false
 			}
 			failures = 0 // Redis failed too: keep trying both
 		}
-		backoff.wait(c.hard)
-		// Still alive: reset the entries' idle time (JUSTID does not count a
-		// delivery) so other instances do not take over a batch we retry.
-		ids := make([]string, len(entries))
-		for i, e := range entries {
-			ids[i] = e.streamID
-		}
-		_ = c.s.rdb.XClaimJustID(c.hard, &redis.XClaimArgs{Stream: k.Orders, Group: Group, Consumer: c.cfg.Name, Messages: ids}).Err()
+		backoff.wait(ctx)
+		c.keepClaimed(k, entries)
 	}
+}
+
+// poisoned deals with a batch that failed MaxDeliveries times while MySQL
+// answers: several entries are persisted one by one; a single one is ended
+// as delivered_too_often and its buyer told. It reports false when ending the
+// entry failed (Redis failed too), so the caller keeps trying.
+func (c *consumers) poisoned(ctx context.Context, k Keys, voucherID int64, entries []entry, log *slog.Logger) bool {
+	if len(entries) > 1 {
+		log.WarnContext(ctx, "a batch keeps failing while MySQL answers; persisting its orders one by one", "orders", len(entries))
+		for _, e := range entries {
+			c.persistBatch(ctx, k, voucherID, []entry{e}, log)
+		}
+		return true
+	}
+	e := entries[0]
+	if c.endEntry(k, voucherID, e.msg(), &e, ReasonDeliveredTooOften, true, 0) {
+		c.announceRejected([]Rejected{{OrderID: e.order, UserID: e.user, VoucherID: voucherID, Reason: ReasonDeliveredTooOften}})
+		return true
+	}
+	return false
+}
+
+// keepClaimed resets the entries' idle time (JUSTID does not count a
+// delivery), so other instances do not take over a batch still retried.
+func (c *consumers) keepClaimed(k Keys, entries []entry) {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.streamID
+	}
+	_ = c.s.rdb.XClaimJustID(c.hard, &redis.XClaimArgs{Stream: k.Orders, Group: Group, Consumer: c.cfg.Name, Messages: ids}).Err()
+}
+
+// finishBatch ends the entries MySQL refused, acknowledges the others, and
+// tells the persisted orders' and the refused buyers' listeners. kept is
+// whether every entry was still pending in the stream when acknowledged (none
+// refused): then any rebuild since the batch was read saw each entry, in the
+// stream or, once persisted, in MySQL (loadState reads the stream first).
+func (c *consumers) finishBatch(ctx context.Context, k Keys, voucherID int64, entries []entry, out outcome, log *slog.Logger) (kept bool) {
 	var ended []Rejected
 	for _, r := range out.rejected {
 		e := r.entry
@@ -110,11 +150,14 @@ func (c *consumers) persistBatch(k Keys, voucherID int64, entries []entry, log *
 	// Counted once committed and before the ack, so the metric never lags
 	// what MySQL and the stream show.
 	c.s.metrics.persisted.Add(float64(len(out.created)))
-	c.ack(k, done, log)
+	acked := c.ack(ctx, k, done, log)
 	if h := c.s.onPersisted; h != nil && len(out.created) > 0 {
-		h(c.hard, out.created)
+		actx, span := c.s.announceSpan(ctx, out.created)
+		h(actx, out.created)
+		span.End()
 	}
 	c.announceRejected(ended)
+	return len(out.rejected) == 0 && acked == len(done)
 }
 
 // mysqlAnswers reports whether MySQL answers a trivial query, telling a batch
@@ -132,25 +175,29 @@ func (s *Service) mysqlAnswers(ctx context.Context, voucherID int64) bool {
 }
 
 // ack acknowledges and deletes persisted entries, retrying a few times: if it
-// still fails they are delivered again later, and persisting them again is a no-op.
-func (c *consumers) ack(k Keys, ids []string, log *slog.Logger) {
+// still fails they are delivered again later, and persisting them again is a
+// no-op. It returns how many were still pending (XACK's count): fewer than
+// ids when the stream lost some since they were read.
+func (c *consumers) ack(ctx context.Context, k Keys, ids []string, log *slog.Logger) int {
 	if len(ids) == 0 {
-		return
+		return 0
 	}
 	backoff := newBackoff(c.cfg)
 	for attempt := 0; ; attempt++ {
-		_, err := c.s.rdb.TxPipelined(c.hard, func(p redis.Pipeliner) error {
-			p.XAck(c.hard, k.Orders, Group, ids...)
-			p.XDel(c.hard, k.Orders, ids...)
+		var acked *redis.IntCmd
+		_, err := c.s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			acked = p.XAck(ctx, k.Orders, Group, ids...)
+			p.XDel(ctx, k.Orders, ids...)
 			return nil
 		})
-		if err == nil || attempt == 4 || c.hard.Err() != nil {
-			if err != nil {
-				log.Warn("persisted orders not acknowledged; they will be redelivered and skipped", "count", len(ids), "err", err)
-			}
-			return
+		if err == nil {
+			return int(acked.Val())
 		}
-		backoff.wait(c.hard)
+		if attempt == 4 || c.hard.Err() != nil {
+			log.WarnContext(ctx, "persisted orders not acknowledged; they will be redelivered and skipped", "count", len(ids), "err", err)
+			return 0
+		}
+		backoff.wait(ctx)
 	}
 }
 
@@ -432,8 +479,8 @@ func (b *backoff) wait(ctx context.Context) {
 func (s *Service) Backlog(ctx context.Context) (int64, error) {
 	c := s.consumers
 	c.mu.Lock()
-	ids := make([]int64, 0, len(c.running))
-	for id := range c.running {
+	ids := make([]int64, 0, len(c.sales))
+	for id := range c.sales {
 		ids = append(ids, id)
 	}
 	c.mu.Unlock()

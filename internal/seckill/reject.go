@@ -22,6 +22,11 @@ const (
 	ReasonNoSuchSale        = "no_such_sale"
 	ReasonNoStockInMySQL    = "no_stock_in_mysql"
 	ReasonDuplicateBuyer    = "duplicate_buyer"
+	// ReasonLost: Redis lost the accepted order before any consumer
+	// persisted it (its stream entry gone, no row in MySQL: a failover or
+	// restart, ARCHITECTURE.md 3.6), found and ended by the acknowledged-order
+	// ledger or the reconciliation job, so its buyer sees it end.
+	ReasonLost = "lost"
 )
 
 // Rejected is an accepted order ended without being persisted (see

@@ -32,7 +32,7 @@ func startRedis(t testing.TB, master string) string {
 		}
 		t.Skip("redis-server not installed")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := new(net.ListenConfig).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,9 @@ func startRedis(t testing.TB, master string) string {
 		h, p, _ := net.SplitHostPort(master)
 		args = append(args, "--replicaof", h, p)
 	}
-	cmd := exec.Command(bin, args...)
+	// Not t.Context(): the cleanup below kills it, after the cleanups
+	// registered later, which may still use it.
+	cmd := exec.CommandContext(context.WithoutCancel(t.Context()), bin, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -7,14 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/redis/go-redis/v9"
+
 	entorder "github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/predicate"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 	"github.com/hmdp/hmdp/internal/testenv"
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/redis/go-redis/v9"
 )
 
 func orderVoucher(v int64) predicate.Order { return entorder.VoucherID(v) }

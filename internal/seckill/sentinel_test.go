@@ -39,146 +39,156 @@ func TestSentinelFailover(t *testing.T) {
 	redis.SetLogger(quiet{})
 	for _, how := range []string{"failover", "kill"} {
 		for _, wait := range []int{1, 0} {
-			t.Run(fmt.Sprintf("%s/wait-replicas-%d", how, wait), func(t *testing.T) {
-				saleThroughFailover(t, strings.Split(sentinels, ","), master, how, wait)
-			})
+			t.Run(fmt.Sprintf("%s/wait-replicas-%d", how, wait), saleThroughFailover(strings.Split(sentinels, ","), master, how, wait))
 		}
 	}
 }
 
-func saleThroughFailover(t *testing.T, sentinels []string, master, how string, wait int) {
-	ctx := context.Background()
-	sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
-	defer func() { _ = sc.Close() }()
-	oldMaster := waitHealthy(t, sc, master)
+// saleThroughFailover is the subtest for one way of changing the master.
+func saleThroughFailover(sentinels []string, master, how string, wait int) func(t *testing.T) {
+	return func(t *testing.T) {
+		ctx := context.Background()
+		sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
+		defer func() { _ = sc.Close() }()
+		oldMaster := waitHealthy(t, sc, master)
 
-	conn, err := redisx.OpenSentinel(ctx, sentinels, master)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	db := testenv.NewSQLite(t)
-	if testenv.RealMySQLDSN() != "" {
-		db = testenv.NewMySQL(t)
-	}
-	b := testenv.Backends{Name: "sentinel", DB: db, Redis: testenv.RedisBackend{Name: "real", Client: conn.Client, Prefix: "t" + testenv.RandomHex(4) + ":"}}
-	t.Cleanup(func() { testenv.DeleteKeys(context.Background(), conn.Client, b.Redis.Prefix) })
-	cfg := fast
-	cfg.WaitReplicas, cfg.WaitTimeout = wait, 500*time.Millisecond
-	f := newService(t, b, cfg)
-	const stock = 3000
-	v := f.sale(t, stock, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
-	f.s.Start()
-
-	// 32 buyers, each a new user per attempt, about 2000 attempts a second
-	// in all: the sale sells out a second or so after the master changes.
-	var (
-		mu     sync.Mutex
-		acked  = map[int64]int64{} // user -> order id
-		errs   = map[string]int{}
-		user   atomic.Int64
-		stop   = make(chan struct{})
-		loadWG sync.WaitGroup
-	)
-	for range 32 {
-		loadWG.Add(1)
-		go func() {
-			defer loadWG.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(15 * time.Millisecond):
-				}
-				u := user.Add(1)
-				actx, cancel := context.WithTimeout(ctx, 3*time.Second)
-				id, err := f.s.Seckill(actx, u, v)
-				cancel()
-				mu.Lock()
-				if err == nil {
-					acked[u] = id
-				} else {
-					errs[errKind(err)]++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	time.Sleep(500 * time.Millisecond)
-	mu.Lock()
-	before := len(acked)
-	mu.Unlock()
-	switch how {
-	case "failover":
-		if err := sc.Failover(ctx, master).Err(); err != nil {
-			t.Fatal(err)
-		}
-	case "kill":
-		// Cut the replica off first, so the master dies with writes the
-		// replica lacks (on loopback replication is otherwise too quick to
-		// lose any): the window an acknowledgement without WAIT leaves open.
-		c := redis.NewClient(&redis.Options{Addr: oldMaster})
-		err := c.Do(ctx, "CLIENT", "KILL", "TYPE", "replica").Err()
-		_ = c.Close()
+		conn, err := redisx.OpenSentinel(ctx, sentinels, master)
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(150 * time.Millisecond)
-		killRedis(t, oldMaster)
-	}
-	changed := time.Now()
-	testenv.Eventually(t, 30*time.Second, "a new master", func() bool {
-		a, err := sc.GetMasterAddrByName(ctx, master).Result()
-		return err == nil && net.JoinHostPort(a[0], a[1]) != oldMaster
-	})
-	elected := time.Since(changed)
-	if how == "kill" {
-		restartRedis(t, oldMaster) // it comes back as the new master's replica
-	}
-	time.Sleep(2 * time.Second)
-	close(stop)
-	loadWG.Wait()
+		t.Cleanup(func() { _ = conn.Close() })
+		db := testenv.NewSQLite(t)
+		if testenv.RealMySQLDSN() != "" {
+			db = testenv.NewMySQL(t)
+		}
+		b := testenv.Backends{Name: "sentinel", DB: db, Redis: testenv.RedisBackend{Name: "real", Client: conn.Client, Prefix: "t" + testenv.RandomHex(4) + ":"}}
+		t.Cleanup(func() { testenv.DeleteKeys(context.Background(), conn.Client, b.Redis.Prefix) })
+		cfg := fast
+		cfg.WaitReplicas, cfg.WaitTimeout = wait, 500*time.Millisecond
+		f := newService(t, b, cfg)
+		const stock = 3000
+		v := f.sale(t, stock, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+		f.s.Start()
 
-	// Let the consumers persist whatever the stream holds.
-	k := KeysOf(b.Redis.Prefix, v)
-	testenv.Eventually(t, 60*time.Second, "the order stream drained", func() bool {
-		n, err := conn.Client.XLen(ctx, k.Orders).Result()
-		return err == nil && n == 0
-	})
-	orders, err := db.Client.Order.Query().Where(orderVoucher(v)).All(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[int64]int64{} // order id -> user
-	users := map[int64]bool{}
-	for _, o := range orders {
-		byID[o.ID] = o.UserID
-		if users[o.UserID] {
-			t.Errorf("user %d has two orders", o.UserID)
+		// 32 buyers, each a new user per attempt, about 2000 attempts a second
+		// in all: the sale sells out a second or so after the master changes.
+		var (
+			mu     sync.Mutex
+			acked  = map[int64]int64{} // user -> order id
+			errs   = map[string]int{}
+			user   atomic.Int64
+			stop   = make(chan struct{})
+			loadWG sync.WaitGroup
+		)
+		for range 32 {
+			loadWG.Add(1)
+			go func() {
+				defer loadWG.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-time.After(15 * time.Millisecond):
+					}
+					u := user.Add(1)
+					actx, cancel := context.WithTimeout(ctx, 3*time.Second)
+					id, err := f.s.Seckill(actx, u, v)
+					cancel()
+					mu.Lock()
+					if err == nil {
+						acked[u] = id
+					} else {
+						errs[errKind(err)]++
+					}
+					mu.Unlock()
+				}
+			}()
 		}
-		users[o.UserID] = true
-	}
-	left := f.mysqlStock(t, v)
-	if len(orders) > stock || left < 0 || left != stock-len(orders) {
-		t.Fatalf("oversell: %d orders, MySQL stock %d of %d", len(orders), left, stock)
-	}
-	lost := 0
-	// Without WAIT a new master may hand out an order id again (its
-	// counter lost increments): an admission counts as kept only when its
-	// id is an order of the same user.
-	for u, id := range acked {
-		if byID[id] != u {
-			lost++
+		time.Sleep(500 * time.Millisecond)
+		mu.Lock()
+		before := len(acked)
+		mu.Unlock()
+		switch how {
+		case "failover":
+			if err := sc.Failover(ctx, master).Err(); err != nil {
+				t.Fatal(err)
+			}
+		case "kill":
+			// Cut the replica off first, so the master dies with writes the
+			// replica lacks (on loopback replication is otherwise too quick to
+			// lose any): the window an acknowledgement without WAIT leaves open.
+			c := redis.NewClient(&redis.Options{Addr: oldMaster})
+			err := c.Do(ctx, "CLIENT", "KILL", "TYPE", "replica").Err()
+			_ = c.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(150 * time.Millisecond)
+			killRedis(t, oldMaster)
 		}
-	}
-	t.Logf("%s, wait-replicas=%d: new master after %v; %d attempts, %d acknowledged (%d before the change), %d orders, %d acknowledged admissions lost; errors %v",
-		how, wait, elected.Round(time.Millisecond), user.Load(), len(acked), before, len(orders), lost, errs)
-	fmt.Printf("SENTINEL %s wait-replicas=%d acked=%d orders=%d lost=%d elected=%v\n", how, wait, len(acked), len(orders), lost, elected.Round(time.Millisecond))
-	if wait > 0 && lost > 0 {
-		t.Fatalf("%d acknowledged admissions lost with WaitReplicas=%d", lost, wait)
-	}
-	if len(acked) <= before {
-		t.Fatalf("no admission acknowledged after the master changed (%d before, %d in all)", before, len(acked))
+		changed := time.Now()
+		testenv.Eventually(t, 30*time.Second, "a new master", func() bool {
+			a, err := sc.GetMasterAddrByName(ctx, master).Result()
+			return err == nil && net.JoinHostPort(a[0], a[1]) != oldMaster
+		})
+		elected := time.Since(changed)
+		if how == "kill" {
+			restartRedis(t, oldMaster) // it comes back as the new master's replica
+		}
+		// Buying goes on at least 2 s after the election, and until an
+		// admission is acknowledged by the new master: with WaitReplicas that
+		// waits for the restarted old master to be its replica, which takes
+		// longer on a loaded machine.
+		time.Sleep(2 * time.Second)
+		testenv.Eventually(t, 30*time.Second, "an admission acknowledged after the master changed", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(acked) > before
+		})
+		close(stop)
+		loadWG.Wait()
+
+		// Let the consumers persist whatever the stream holds.
+		k := KeysOf(b.Redis.Prefix, v)
+		testenv.Eventually(t, 60*time.Second, "the order stream drained", func() bool {
+			n, err := conn.Client.XLen(ctx, k.Orders).Result()
+			return err == nil && n == 0
+		})
+		orders, err := db.Client.Order.Query().Where(orderVoucher(v)).All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[int64]int64{} // order id -> user
+		users := map[int64]bool{}
+		for _, o := range orders {
+			byID[o.ID] = o.UserID
+			if users[o.UserID] {
+				t.Errorf("user %d has two orders", o.UserID)
+			}
+			users[o.UserID] = true
+		}
+		left := f.mysqlStock(t, v)
+		if len(orders) > stock || left < 0 || left != stock-len(orders) {
+			t.Fatalf("oversell: %d orders, MySQL stock %d of %d", len(orders), left, stock)
+		}
+		lost := 0
+		// Without WAIT a new master may hand out an order id again (its
+		// counter lost increments): an admission counts as kept only when its
+		// id is an order of the same user.
+		for u, id := range acked {
+			if byID[id] != u {
+				lost++
+			}
+		}
+		t.Logf("%s, wait-replicas=%d: new master after %v; %d attempts, %d acknowledged (%d before the change), %d orders, %d acknowledged admissions lost; errors %v",
+			how, wait, elected.Round(time.Millisecond), user.Load(), len(acked), before, len(orders), lost, errs)
+		fmt.Printf("SENTINEL %s wait-replicas=%d acked=%d orders=%d lost=%d elected=%v\n", how, wait, len(acked), len(orders), lost, elected.Round(time.Millisecond))
+		if wait > 0 && lost > 0 {
+			t.Fatalf("%d acknowledged admissions lost with WaitReplicas=%d", lost, wait)
+		}
+		if len(acked) <= before {
+			t.Fatalf("no admission acknowledged after the master changed (%d before, %d in all)", before, len(acked))
+		}
 	}
 }
 
@@ -251,7 +261,7 @@ func restartRedis(t *testing.T, addr string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+	out, err := exec.CommandContext(t.Context(), "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", dir, "--logfile", filepath.Join(dir, "log"), "--daemonize", "yes").CombinedOutput()
 	if err != nil {
 		t.Fatalf("restart redis on %s: %v %s", port, err, out)

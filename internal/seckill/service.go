@@ -17,6 +17,7 @@ import (
 	"github.com/hmdp/hmdp/internal/lock"
 	"github.com/hmdp/hmdp/internal/nearcache"
 	"github.com/hmdp/hmdp/internal/ratelimit"
+	"github.com/hmdp/hmdp/internal/tracing"
 	"github.com/hmdp/hmdp/lua"
 )
 
@@ -48,6 +49,11 @@ type Config struct {
 
 	// PerUser limits attempts per user (default 5 per second).
 	PerUser ratelimit.Limit
+	// RebuildPerUser limits, per user and across sales, the attempts that
+	// find a sale's state missing in Redis and so read MySQL (default
+	// DefaultRebuildPerUser): ids that name no sale cannot make one user
+	// cost a MySQL read each (missing.go).
+	RebuildPerUser ratelimit.Limit
 	// SoldOutTTL is how long an instance answers "sold out" without asking
 	// Redis after seeing it (default DefaultSoldOutTTL; negative: never).
 	// A unit given back clears it on every instance at once (soldout.go).
@@ -56,11 +62,16 @@ type Config struct {
 	Consumer ConsumerConfig
 	// WaitReplicas > 0 acknowledges an admission only once that many Redis
 	// replicas have it (WAIT, see wait.go), waiting at most WaitTimeout
-	// (default 1 s). Needs a single master (not a Cluster).
+	// (default 1 s). On a Cluster it waits on the master of the sale's slot.
+	// Without it, acknowledged admissions are watched until persisted, so
+	// one Redis loses is ended visibly (acked.go).
 	WaitReplicas int
 	WaitTimeout  time.Duration
 	// Tokens configures the anti-bot tokens (token.go).
 	Tokens TokenConfig
+	// Tracing spans an order's life: its admission, whose trace the stream
+	// entry carries, and the batch that persists it (trace.go). nil: off.
+	Tracing *tracing.Tracing
 }
 
 // Service admits flash-sale attempts and runs this instance's stream consumers.
@@ -83,11 +94,14 @@ type Service struct {
 
 	admit       *lua.Batcher                   // concurrent admissions share round trips
 	soldOut     *nearcache.Cache[*soldOutMark] // vouchers seen sold out; nil when off
+	noSale      *nearcache.Cache[struct{}]     // ids seen naming no flash sale (missing.go)
 	consumers   *consumers
 	onPersisted func(context.Context, []Persisted)
 	replicas    *replicaWaiter // nil: admissions are not waited for
+	acked       *ackLedger     // acknowledged admissions not yet seen persisted (without replicas)
 	onRejected  func(context.Context, []Rejected)
 	hooks       hooks
+	tracing     *tracing.Tracing
 }
 
 // hooks let tests fail a step (nil in production).
@@ -103,6 +117,9 @@ func New(cfg Config) *Service {
 	if cfg.PerUser.Events == 0 {
 		cfg.PerUser = ratelimit.Limit{Events: 5, Per: time.Second}
 	}
+	if cfg.RebuildPerUser.Events <= 0 || cfg.RebuildPerUser.Per <= 0 {
+		cfg.RebuildPerUser = DefaultRebuildPerUser
+	}
 	if cfg.IDs == nil {
 		cfg.IDs = idgen.New(cfg.Redis, cfg.Prefix, "order", 0)
 	}
@@ -115,7 +132,8 @@ func New(cfg Config) *Service {
 	cfg.Consumer.defaults()
 	cfg.Tokens.defaults()
 	s := &Service{db: cfg.DB, rdb: cfg.Redis, prefix: cfg.Prefix, ids: cfg.IDs, locks: cfg.Locks, limiter: cfg.Limiter,
-		log: cfg.Log, cfg: cfg, now: cfg.Now, onPersisted: cfg.OnPersisted, onRejected: cfg.OnRejected}
+		log: cfg.Log, cfg: cfg, now: cfg.Now, onPersisted: cfg.OnPersisted, onRejected: cfg.OnRejected,
+		tracing: cfg.Tracing}
 	s.admit = lua.NewBatcher(cfg.Redis, admit, lua.BatchOptions{})
 	if cfg.SoldOutTTL == 0 {
 		cfg.SoldOutTTL = DefaultSoldOutTTL
@@ -123,9 +141,11 @@ func New(cfg Config) *Service {
 	if cfg.SoldOutTTL > 0 {
 		s.soldOut = nearcache.New[*soldOutMark](cfg.SoldOutTTL, 10_000)
 	}
+	s.noSale = nearcache.New[struct{}](noSaleTTL, 10_000)
 	s.metrics = newMetrics(cfg.Registerer)
 	s.consumers = newConsumers(s)
-	s.replicas = newReplicaWaiter(cfg.Redis, cfg.Prefix, cfg.WaitReplicas, cfg.WaitTimeout)
+	s.replicas = newReplicaWaiter(cfg.Redis, cfg.WaitReplicas, cfg.WaitTimeout)
+	s.acked = newAckLedger(s)
 	return s
 }
 
@@ -177,7 +197,12 @@ func (s *Service) Seckill(ctx context.Context, userID, voucherID int64) (int64, 
 
 // SeckillWithToken is Seckill with an anti-bot token from IssueToken: required
 // when the tokens are (TokenConfig.Required), checked and used up whenever given.
-func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (int64, error) {
+func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64, token string) (orderID int64, err error) {
+	if s.tracing.Enabled() {
+		var end func(int64, error)
+		ctx, end = s.startAdmission(ctx, voucherID)
+		defer func() { end(orderID, err) }()
+	}
 	if token == "" && s.cfg.Tokens.Required {
 		s.metrics.requests.WithLabelValues("bad_token").Inc()
 		return 0, apperr.BadInput("token", "is required: get one from seckillToken once the sale has started")
@@ -186,7 +211,7 @@ func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64,
 		s.metrics.requests.WithLabelValues("out_of_stock").Inc()
 		return 0, apperr.New(apperr.OutOfStock, "sold out")
 	}
-	orderID, err := s.ids.Next(ctx)
+	orderID, err = s.ids.Next(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -197,6 +222,14 @@ func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64,
 	if token != "" {
 		keys = append(keys, k.Token(userID))
 		args = append(args, token)
+	}
+	if tp := s.tracing.Traceparent(ctx); tp != "" {
+		// ARGV[7]: the stream entry carries the admission's trace to the
+		// batch that persists it (ARGV[6], the token, is read only with KEYS[5]).
+		if token == "" {
+			args = append(args, "")
+		}
+		args = append(args, tp)
 	}
 	var code, retryMs int64
 	epoch := s.soldOutEpoch()
@@ -214,7 +247,8 @@ func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64,
 		if attempt == 2 {
 			return 0, errors.New("seckill: sale state still missing after rebuilding it")
 		}
-		if err := s.rebuild(ctx, voucherID); err != nil {
+		if err := s.rebuildFor(ctx, userID, voucherID); err != nil {
+			s.countRefusal(err)
 			return 0, err
 		}
 	}
@@ -226,7 +260,7 @@ func (s *Service) SeckillWithToken(ctx context.Context, userID, voucherID int64,
 		s.metrics.requests.WithLabelValues("bad_token").Inc()
 		return 0, errBadToken(s.cfg.Tokens.TTL)
 	case admitted:
-		if err := s.confirmReplicated(ctx); err != nil {
+		if err := s.confirmReplicated(ctx, voucherID, userID, orderID); err != nil {
 			return 0, err
 		}
 		s.metrics.requests.WithLabelValues("ok").Inc()

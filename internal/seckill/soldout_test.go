@@ -2,11 +2,8 @@ package seckill
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/testenv"
@@ -82,17 +79,6 @@ func TestSoldOutForgottenAfterTTL(t *testing.T) {
 	})
 }
 
-// countCmds counts the commands that reach Redis, pipelined ones included.
-type countCmds struct{ n *atomic.Int64 }
-
-func (countCmds) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (c countCmds) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error { c.n.Add(1); return next(ctx, cmd) }
-}
-func (c countCmds) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error { c.n.Add(int64(len(cmds))); return next(ctx, cmds) }
-}
-
 // An attempt is one script call: the per-user limit is checked inside
 // seckill_admit.lua, not by a call of its own.
 func TestAttemptIsOneRedisCommand(t *testing.T) {
@@ -103,12 +89,12 @@ func TestAttemptIsOneRedisCommand(t *testing.T) {
 		if _, err := f.s.Seckill(ctx, 1, v); err != nil { // loads the script and an id segment
 			t.Fatal(err)
 		}
-		var n atomic.Int64
-		b.Redis.Client.AddHook(countCmds{&n})
+		cmds := &testenv.Commands{}
+		b.Redis.Client.AddHook(cmds)
 		if _, err := f.s.Seckill(ctx, 2, v); err != nil {
 			t.Fatal(err)
 		}
-		if got := n.Load(); got != 1 {
+		if got := cmds.N(); got != 1 {
 			t.Fatalf("%d Redis commands for one attempt, want 1", got)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	entorder "github.com/hmdp/hmdp/ent/order"
 	"github.com/hmdp/hmdp/ent/schema/enum"
 	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
+	entvoucher "github.com/hmdp/hmdp/ent/voucher"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/database"
 )
@@ -24,6 +25,9 @@ type State struct {
 	// Buyers maps user id -> order id.
 	Buyers map[int64]int64
 }
+
+// voucherOnSale is tb_voucher.status of a voucher on sale.
+const voucherOnSale = 1
 
 // stateTTL keeps a finished sale's state a day past its end, then lets it go:
 // later attempts rebuild it (and are told SALE_ENDED).
@@ -72,6 +76,8 @@ type entry struct {
 	order    int64
 	user     int64
 	voucher  int64
+	// traceparent is the admission's trace (trace.go), "" when untraced.
+	traceparent string
 }
 
 func parseEntry(m redis.XMessage) (entry, error) {
@@ -86,6 +92,7 @@ func parseEntry(m redis.XMessage) (entry, error) {
 			return e, fmt.Errorf("stream entry %s: bad %s %q", m.ID, f.name, s)
 		}
 	}
+	e.traceparent, _ = m.Values[traceField].(string)
 	return e, nil
 }
 
@@ -115,6 +122,13 @@ func (s *Service) loadState(ctx context.Context, voucherID int64, k Keys) (State
 			return err
 		}
 		st = State{Stock: sv.Stock, Begin: sv.BeginTime, End: sv.EndTime, Buyers: make(map[int64]int64, len(live)+len(msgs))}
+		// A voucher taken off sale (tb_voucher.status, setVoucherOnSale)
+		// admits no one: its window is written closed (SALE_ENDED).
+		if on, err := tx.Voucher.Query().Where(entvoucher.ID(voucherID), entvoucher.Status(voucherOnSale)).Exist(ctx); err != nil {
+			return err
+		} else if !on {
+			st.Begin, st.End = time.UnixMilli(0), time.UnixMilli(0)
+		}
 		persisted := make(map[int64]bool, len(live))
 		for _, o := range live {
 			st.Buyers[o.UserID] = o.ID
@@ -167,9 +181,11 @@ func (s *Service) rebuild(ctx context.Context, voucherID int64) error {
 // finds the state missing and rebuilds it from MySQL.
 func (s *Service) Publish(ctx context.Context, sv *ent.SeckillVoucher) {
 	k := KeysOf(s.prefix, sv.ID)
+	s.noSale.Drop(strconv.FormatInt(sv.ID, 10)) // a sale this instance may have found absent just before
 	err := writeState(ctx, s.rdb, k, State{Stock: sv.Stock, Begin: sv.BeginTime, End: sv.EndTime})
 	if err != nil {
 		s.log.WarnContext(ctx, "flash-sale state not written; it will be rebuilt on first use", "voucher", sv.ID, "err", err)
 	}
-	s.consumers.watch(sv.ID)
+	s.consumers.undrop(sv.ID)
+	s.consumers.watch(sv.ID, sv.EndTime)
 }

@@ -97,7 +97,7 @@ func (s *Service) IssueToken(ctx context.Context, userID, voucherID int64) (Toke
 			if attempt == 2 {
 				return Token{}, errors.New("seckill token: sale state still missing after rebuilding it")
 			}
-			if err := s.rebuild(ctx, voucherID); err != nil {
+			if err := s.rebuildFor(ctx, userID, voucherID); err != nil {
 				return Token{}, err
 			}
 		default:

@@ -2,10 +2,7 @@ package shop
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,7 +106,7 @@ func TestUpdateVisibleOnBothInstances(t *testing.T) {
 				t.Fatal(sh.Name)
 			}
 		}
-		if _, err := a.Update(ctx, 1, UpdateInput{Name: ptr("103茶餐厅 new"), AvgPrice: ptr(int64(99))}); err != nil {
+		if _, err := a.Update(asAdmin(ctx), 1, UpdateInput{Name: ptr("103茶餐厅 new"), AvgPrice: ptr(int64(99))}); err != nil {
 			t.Fatal(err)
 		}
 		if sh, _ := a.Get(ctx, 1); sh.Name != "103茶餐厅 new" || sh.AvgPrice != 99 {
@@ -125,28 +122,6 @@ func TestUpdateVisibleOnBothInstances(t *testing.T) {
 	})
 }
 
-// failDels fails the next n DELs of the given key.
-type failDels struct {
-	key string
-	n   atomic.Int64
-}
-
-func (f *failDels) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (f *failDels) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return next
-}
-func (f *failDels) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		args := cmd.Args()
-		if strings.EqualFold(cmd.Name(), "del") && len(args) > 1 && args[1] == f.key && f.n.Add(-1) >= 0 {
-			err := errors.New("injected: connection reset")
-			cmd.SetErr(err)
-			return err
-		}
-		return next(ctx, cmd)
-	}
-}
-
 // The cache delete after an update fails: the update still succeeds, the
 // old value is served until the outbox's retry deletes the key, then the new one.
 func TestFailedShopCacheDeleteIsRetried(t *testing.T) {
@@ -156,13 +131,13 @@ func TestFailedShopCacheDeleteIsRetried(t *testing.T) {
 		if sh, _ := s.Get(ctx, 2); sh == nil {
 			t.Fatal("no shop 2")
 		}
-		hook := &failDels{key: s.Cache().Key(2)}
-		hook.n.Store(1)
+		hook := &testenv.Fail{Name: "del", Key: s.Cache().Key(2)}
+		hook.Arm(1)
 		e.redis.Client.AddHook(hook)
-		if _, err := s.Update(ctx, 2, UpdateInput{Name: ptr("renamed")}); err != nil {
+		if _, err := s.Update(asAdmin(ctx), 2, UpdateInput{Name: ptr("renamed")}); err != nil {
 			t.Fatalf("the update must succeed although the cache delete failed: %v", err)
 		}
-		if hook.n.Load() > 0 {
+		if hook.Remaining() > 0 {
 			t.Fatal("the injected failure was not hit")
 		}
 		testenv.Eventually(t, 10*time.Second, "retried delete", func() bool {

@@ -15,6 +15,9 @@ import (
 	"github.com/hmdp/hmdp/lua"
 )
 
+// geoAddIfExists moves a shop in its type's GEO set only if that set exists.
+var geoAddIfExists = lua.Script("geo_add_if_exists")
+
 // geoIndex is one Redis GEO set per shop type (member = shop id). A set is
 // rebuilt whole from MySQL when missing (into a temporary key, then RENAME,
 // so readers never see half a set) and kept current by the shop.changed
@@ -98,7 +101,7 @@ func (g *geoIndex) place(ctx context.Context, sh *ent.Shop) error {
 		}); err != nil {
 			return err
 		}
-		return lua.Script("geo_add_if_exists").Run(ctx, g.s.rdb, []string{g.key(sh.TypeID)},
+		return geoAddIfExists.Run(ctx, g.s.rdb, []string{g.key(sh.TypeID)},
 			strconv.FormatFloat(sh.X, 'f', -1, 64), strconv.FormatFloat(sh.Y, 'f', -1, 64), member).Err()
 	})
 }

@@ -44,6 +44,7 @@ type env struct {
 func forEach(t *testing.T, fn func(t *testing.T, e env)) {
 	t.Helper()
 	run := func(t *testing.T, open func(testing.TB, ...ent.Option) *database.DB, r func(testing.TB) testenv.RedisBackend) {
+		t.Helper()
 		q := &queries{}
 		db := open(t, ent.Debug(), ent.Log(q.log))
 		if _, err := db.Seed(context.Background(), time.Now()); err != nil {
@@ -51,10 +52,13 @@ func forEach(t *testing.T, fn func(t *testing.T, e env)) {
 		}
 		fn(t, env{db: db, redis: r(t), q: q})
 	}
-	t.Run("embedded", func(t *testing.T) { run(t, testenv.NewSQLite, testenv.NewEmbeddedRedis) })
-	if testenv.RealMySQLDSN() != "" && testenv.RealRedisAddr() != "" {
-		t.Run("real", func(t *testing.T) { run(t, testenv.NewMySQL, testenv.NewRealRedis) })
-	}
+	testenv.ForEachKind(t, func(t *testing.T, kind string) {
+		if kind == testenv.Real {
+			run(t, testenv.NewMySQL, testenv.NewRealRedis)
+			return
+		}
+		run(t, testenv.NewSQLite, testenv.NewEmbeddedRedis)
+	})
 }
 
 // instance starts one service as one server process would (its own

@@ -17,7 +17,11 @@ import (
 )
 
 // hotShops decides which shops are read with logical expiry: the configured
-// ones plus the top N by reads over a sliding window. Reads are counted in
+// ones plus the top N by reads over a sliding window. Logical expiry itself
+// (the envelope with its expiry, serving a stale value while one background
+// rebuild runs, Rewrite instead of delete) is generic and lives in
+// internal/rediscache (Strategy LogicalExpiry: Service.hotShops, "shop_hot");
+// this file is the shop's policy on top of it. Reads are counted in
 // memory and added once per interval to a per-minute sorted set (ZINCRBY in
 // one pipeline), so tracking costs one round trip per instance per interval,
 // not one per read. The same tick takes the top N of the window's minutes

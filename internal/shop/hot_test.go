@@ -32,17 +32,20 @@ type tcpProxy struct {
 }
 
 func newProxy(t *testing.T, target string) *tcpProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	t.Helper()
+	ln, err := new(net.ListenConfig).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &tcpProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
 	t.Cleanup(func() { _ = ln.Close(); p.cut() })
-	go p.serve()
+	// Not t.Context(): cleanups that run before this one may still connect
+	// through the proxy.
+	go p.serve(context.WithoutCancel(t.Context()))
 	return p
 }
 
-func (p *tcpProxy) serve() {
+func (p *tcpProxy) serve(ctx context.Context) {
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
@@ -52,7 +55,7 @@ func (p *tcpProxy) serve() {
 			_ = c.Close()
 			continue
 		}
-		s, err := net.Dial("tcp", p.target)
+		s, err := new(net.Dialer).DialContext(ctx, "tcp", p.target)
 		if err != nil {
 			_ = c.Close()
 			continue
@@ -107,7 +110,7 @@ func (e env) breakable(t *testing.T) (*ent.Client, func()) {
 		return ent.NewClient(ent.Driver(downDriver{entsql.OpenDB(e.db.Dialect, e.db.SQL), &down})), func() { down.Store(true) }
 	}
 	var name string
-	if err := e.db.SQL.QueryRow("SELECT DATABASE()").Scan(&name); err != nil {
+	if err := e.db.SQL.QueryRowContext(t.Context(), "SELECT DATABASE()").Scan(&name); err != nil {
 		t.Fatal(err)
 	}
 	dsn, err := mysql.ParseDSN(testenv.RealMySQLDSN())
@@ -116,7 +119,7 @@ func (e env) breakable(t *testing.T) (*ent.Client, func()) {
 	}
 	p := newProxy(t, dsn.Addr)
 	dsn.Addr, dsn.DBName = p.ln.Addr().String(), name
-	db, err := database.OpenMySQL(dsn.FormatDSN())
+	db, err := database.OpenMySQL(dsn.FormatDSN(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +265,7 @@ func TestUpdateRewritesHotShop(t *testing.T) {
 		}()
 		for i, s := range []*Service{a, b, a, b} {
 			name := "hot " + string(rune('A'+i))
-			if _, err := s.Update(ctx, 1, UpdateInput{Name: ptr(name)}); err != nil {
+			if _, err := s.Update(asAdmin(ctx), 1, UpdateInput{Name: ptr(name)}); err != nil {
 				t.Fatal(err)
 			}
 			var got struct{ V struct{ Name string } }

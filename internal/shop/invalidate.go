@@ -3,6 +3,8 @@ package shop
 import (
 	"context"
 	"strconv"
+
+	"github.com/hmdp/hmdp/ent"
 )
 
 // ShopsChanged applies changes made to the shops ids outside this service
@@ -38,4 +40,21 @@ func (s *Service) InvalidateAll(ctx context.Context) error {
 		}
 		return nil
 	})
+}
+
+// Changed records, in tx, that shop id's row is being changed by another
+// service (the review service writes score and comments), and returns what
+// to run after tx commits: the shop.changed side effects its own writes
+// have (cache entry on every instance, hot copy rewritten, Bloom filter, GEO
+// set), retried by the outbox if that run fails or never happens.
+func (s *Service) Changed(ctx context.Context, tx *ent.Tx, id int64) (after func(context.Context), err error) {
+	row, err := s.outbox.Record(ctx, tx, kindShopChanged, strconv.FormatInt(id, 10))
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		if err := s.outbox.Run(ctx, row); err != nil {
+			s.log.Warn("shop change side effects failed; the outbox retries them", "shop", id, "err", err)
+		}
+	}, nil
 }

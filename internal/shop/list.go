@@ -6,12 +6,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/predicate"
-	"github.com/hmdp/hmdp/ent/schema/maxlen"
 	entshop "github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/database"
@@ -24,8 +21,8 @@ var geoMinCount = 64
 
 // Paging limits of every shop connection (docs/API.md).
 const (
-	DefaultFirst  = 10
-	MaxFirst      = 50
+	DefaultFirst  = page.Default
+	MaxFirst      = page.Max // but first must be at least 1
 	DefaultRadius = 5000.0
 	// maxLatitude is the limit of Redis GEO (EPSG:3857).
 	maxLatitude = 85.05112878
@@ -38,37 +35,30 @@ type Near struct {
 	RadiusMeters *float64
 }
 
-// Cursors are entgql's opaque cursors (base64 of msgpack): the shop id, and
-// for nearby search the distance as the value.
-func decodeCursor(after *string) (*ent.Cursor, error) {
+// Edge is a shop with its cursor (GraphQL ShopEdge).
+type Edge struct {
+	Cursor page.Cursor
+	Node   *ent.Shop
+}
+
+// Page is one page of shops (GraphQL ShopConnection).
+type Page struct {
+	Edges []Edge
+	Info  page.Info
+}
+
+// decodeCursor reads a shop list's cursor: the shop id, and for nearby
+// search the distance as the value. Unlike page.After, an empty after is
+// refused (as it always was on the shop lists).
+func decodeCursor(after *string) (*page.Cursor, error) {
 	if after == nil {
 		return nil, nil
 	}
-	c, err := page.Decode(*after) // not c.UnmarshalGQL: see page.Decode
+	c, err := page.Decode(*after)
 	if err != nil {
 		return nil, apperr.BadInput("after", "not a cursor of this list")
 	}
 	return &c, nil
-}
-
-func newPage() *ent.ShopConnection { return &ent.ShopConnection{Edges: []*ent.ShopEdge{}} }
-
-func finish(p *ent.ShopConnection) {
-	if l := len(p.Edges); l > 0 {
-		p.PageInfo.StartCursor = &p.Edges[0].Cursor
-		p.PageInfo.EndCursor = &p.Edges[l-1].Cursor
-	}
-}
-
-// Distance is the distance an edge of a nearby search carries, nil elsewhere.
-func Distance(e *ent.ShopEdge) *float64 {
-	if e == nil {
-		return nil
-	}
-	if d, ok := e.Cursor.Value.(float64); ok {
-		return &d
-	}
-	return nil
 }
 
 func pageSize(first *int) (int, error) {
@@ -82,7 +72,7 @@ func pageSize(first *int) (int, error) {
 }
 
 // byID pages shops matching where in id order.
-func (s *Service) byID(ctx context.Context, where predicate.Shop, first *int, after *string) (*ent.ShopConnection, error) {
+func (s *Service) byID(ctx context.Context, where predicate.Shop, first *int, after *string) (*Page, error) {
 	n, err := pageSize(first)
 	if err != nil {
 		return nil, err
@@ -102,42 +92,24 @@ func (s *Service) byID(ctx context.Context, where predicate.Shop, first *int, af
 	if err != nil {
 		return nil, err
 	}
-	p := newPage()
-	p.PageInfo.HasNextPage = len(rows) > n
+	p := &Page{Edges: []Edge{}, Info: page.Make(len(rows), n, func(i int) page.Cursor { return page.Cursor{ID: rows[i].ID} })}
 	for _, sh := range rows[:min(n, len(rows))] {
-		p.Edges = append(p.Edges, &ent.ShopEdge{Node: sh, Cursor: ent.Cursor{ID: sh.ID}})
+		p.Edges = append(p.Edges, Edge{Node: sh, Cursor: page.Cursor{ID: sh.ID}})
 	}
-	finish(p)
 	return p, nil
 }
 
 // ByType pages the shops of a type in id order, or, with near, nearest first
 // within the radius.
-func (s *Service) ByType(ctx context.Context, typeID int64, near *Near, first *int, after *string) (*ent.ShopConnection, error) {
-	if near != nil {
-		return s.nearby(ctx, typeID, *near, first, after)
-	}
-	return s.byID(ctx, entshop.TypeID(typeID), first, after)
-}
-
-// Search pages the shops whose name contains name (case-insensitively on
-// the default collations), in id order. % and _ in name match themselves.
-func (s *Service) Search(ctx context.Context, name string, first *int, after *string) (*ent.ShopConnection, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, apperr.BadInput("name", "must not be empty")
-	}
-	if utf8.RuneCountInString(name) > maxlen.ShopName { // no shop name holds it
-		return nil, apperr.BadInput("name", "must be at most %d characters", maxlen.ShopName)
-	}
-	return s.byID(ctx, entshop.NameContains(name), first, after)
+func (s *Service) ByType(ctx context.Context, typeID int64, near *Near, first *int, after *string) (*Page, error) {
+	return s.Discover(ctx, typeID, near, nil, nil, first, after)
 }
 
 // nearby pages a type's shops by distance, from its GEO set. The cursor is
 // the (distance, id) of the last shop shown; a page holds the shops after it
 // in (distance, id) order, so pages neither skip nor repeat shops, even ones
 // at equal distances.
-func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *int, after *string) (*ent.ShopConnection, error) {
+func (s *Service) nearby(ctx context.Context, typeID int64, near Near, first *int, after *string) (*Page, error) {
 	n, err := pageSize(first)
 	if err != nil {
 		return nil, err
@@ -190,8 +162,12 @@ func distanceCursor(after *string) (*geoHit, error) {
 	if err != nil || cur == nil {
 		return nil, err
 	}
-	d, ok := cur.Value.(float64)
-	if !ok {
+	var d float64
+	switch v := cur.Value.(type) {
+	case nil: // a cursor leaves a zero value out: a shop right at near
+	case float64:
+		d = v
+	default:
 		return nil, apperr.BadInput("after", "not a cursor of this list")
 	}
 	return &geoHit{id: cur.ID, dist: d}, nil
@@ -239,10 +215,12 @@ func (s *Service) nearestAfter(ctx context.Context, typeID int64, near Near, rad
 	return hits, nil
 }
 
-// nearbyPage is the page of the first n hits, read from MySQL.
-func (s *Service) nearbyPage(ctx context.Context, hits []geoHit, n int) (*ent.ShopConnection, error) {
-	p := newPage()
-	p.PageInfo.HasNextPage = len(hits) > n
+// nearbyPage is the page of the first n hits, read from MySQL. Its cursors
+// are the hits' positions in the GEO set, so a shop the set lists and MySQL
+// no longer has is left out without stopping the paging.
+func (s *Service) nearbyPage(ctx context.Context, hits []geoHit, n int) (*Page, error) {
+	cursor := func(h geoHit) page.Cursor { return page.Cursor{ID: h.id, Value: h.dist} }
+	p := &Page{Edges: []Edge{}, Info: page.Make(len(hits), n, func(i int) page.Cursor { return cursor(hits[i]) })}
 	hits = hits[:min(n, len(hits))]
 	ids := make([]int64, len(hits))
 	for i, h := range hits {
@@ -261,8 +239,10 @@ func (s *Service) nearbyPage(ctx context.Context, hits []geoHit, n int) (*ent.Sh
 		if sh == nil {
 			continue // removed from MySQL; the set catches up on its next rebuild
 		}
-		p.Edges = append(p.Edges, &ent.ShopEdge{Node: sh, Cursor: ent.Cursor{ID: h.id, Value: h.dist}})
+		// The rows were read for this page alone: the distance goes on the
+		// shop itself (Shop.distance), and in the cursor for the next page.
+		sh.Distance = &h.dist
+		p.Edges = append(p.Edges, Edge{Node: sh, Cursor: cursor(h)})
 	}
-	finish(p)
 	return p, nil
 }

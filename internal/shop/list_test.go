@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hmdp/hmdp/ent"
 	entshop "github.com/hmdp/hmdp/ent/shop"
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/page"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -26,12 +26,12 @@ func haversine(lon1, lat1, lon2, lat2 float64) float64 {
 }
 
 // collect pages through a connection, first at a time.
-func collect(t *testing.T, first int, page func(after *string) (*ent.ShopConnection, error)) []*ent.ShopEdge {
+func collect(t *testing.T, first int, next func(after *string) (*Page, error)) []Edge {
 	t.Helper()
-	var all []*ent.ShopEdge
+	var all []Edge
 	var after *string
 	for range 100 {
-		p, err := page(after)
+		p, err := next(after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,31 +39,18 @@ func collect(t *testing.T, first int, page func(after *string) (*ent.ShopConnect
 			t.Fatalf("page of %d > first %d", len(p.Edges), first)
 		}
 		all = append(all, p.Edges...)
-		if !p.PageInfo.HasNextPage {
+		if !p.Info.HasNextPage {
 			return all
 		}
 		if len(p.Edges) == 0 {
 			t.Fatal("empty page with hasNextPage")
 		}
-		c := p.Edges[len(p.Edges)-1].Cursor
-		s := cursorString(c)
+		s := p.Info.EndCursor.String()
 		after = &s
 	}
 	t.Fatal("too many pages")
 	return nil
 }
-
-func cursorString(c ent.Cursor) string {
-	var b []byte
-	w := &sliceWriter{&b}
-	c.MarshalGQL(w)
-	s := string(b)
-	return s[1 : len(s)-1] // strip the JSON quotes
-}
-
-type sliceWriter struct{ b *[]byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) { *w.b = append(*w.b, p...); return len(p), nil }
 
 // Nearby order and distances over the hmdp.sql shops match a haversine
 // computed here (±1 m), through pages of 2 and 3 without gaps or repeats.
@@ -104,14 +91,14 @@ func TestNearbyMatchesHaversineAcrossPages(t *testing.T) {
 					defer func(n int) { geoMinCount = n }(geoMinCount)
 					geoMinCount = 1
 				}
-				got := collect(t, first, func(after *string) (*ent.ShopConnection, error) {
+				got := collect(t, first, func(after *string) (*Page, error) {
 					return s.ByType(ctx, 1, &Near{X: x, Y: y, RadiusMeters: &radius}, &first, after)
 				})
 				if len(got) != len(inside) {
 					t.Fatalf("radius %v, first %d: %d shops, want %d", radius, first, len(got), len(inside))
 				}
 				for i, g := range got {
-					d := Distance(g)
+					d := g.Node.Distance
 					if g.Node.ID != inside[i].id || d == nil || math.Abs(*d-inside[i].dist) > 1 {
 						t.Fatalf("radius %v, first %d, #%d: shop %d at %v, want shop %d at %.2f",
 							radius, first, i, g.Node.ID, d, inside[i].id, inside[i].dist)
@@ -139,7 +126,7 @@ func TestNearbyTiesAndRebuild(t *testing.T) {
 		}
 		check := func() {
 			t.Helper()
-			got := collect(t, 2, func(after *string) (*ent.ShopConnection, error) {
+			got := collect(t, 2, func(after *string) (*Page, error) {
 				return s.ByType(ctx, 2, &Near{X: 121.5, Y: 31.2}, ptr(2), after)
 			})
 			var ids []int64
@@ -171,7 +158,7 @@ func TestCreateAndMoveShop(t *testing.T) {
 		if _, err := s.ByType(ctx, 1, &Near{X: 120.15, Y: 30.33}, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		sh, err := s.Create(ctx, CreateInput{Name: " New Place ", TypeID: 1, Images: []string{"/a.jpg", "/b.jpg"},
+		sh, err := s.Create(asAdmin(ctx), CreateInput{Name: " New Place ", TypeID: 1, Images: []string{"/a.jpg", "/b.jpg"},
 			Address: "1 Road", X: 120.15, Y: 30.33, AvgPrice: ptr(int64(1200)), OpenHours: ptr("9-5")})
 		if err != nil {
 			t.Fatal(err)
@@ -183,18 +170,18 @@ func TestCreateAndMoveShop(t *testing.T) {
 			t.Fatalf("read after create: %v %v", got, err)
 		}
 		near, err := s.ByType(ctx, 1, &Near{X: 120.15, Y: 30.33, RadiusMeters: ptr(10.0)}, nil, nil)
-		if err != nil || len(near.Edges) != 1 || near.Edges[0].Node.ID != sh.ID || *Distance(near.Edges[0]) > 1 {
+		if err != nil || len(near.Edges) != 1 || near.Edges[0].Node.ID != sh.ID || *near.Edges[0].Node.Distance > 1 {
 			t.Fatalf("nearby after create: %+v %v", near, err)
 		}
-		byType := collect(t, 50, func(after *string) (*ent.ShopConnection, error) { return s.ByType(ctx, 1, nil, ptr(50), after) })
-		if byType[len(byType)-1].Node.ID != sh.ID || Distance(byType[0]) != nil {
+		byType := collect(t, 50, func(after *string) (*Page, error) { return s.ByType(ctx, 1, nil, ptr(50), after) })
+		if byType[len(byType)-1].Node.ID != sh.ID || byType[0].Node.Distance != nil {
 			t.Fatal("not listed by type (or a distance outside nearby search)")
 		}
 		// Build type 3's set, then move the shop there and far away.
 		if _, err := s.ByType(ctx, 3, &Near{X: 116.4, Y: 39.9}, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Update(ctx, sh.ID, UpdateInput{TypeID: ptr(int64(3)), X: ptr(116.4), Y: ptr(39.9)}); err != nil {
+		if _, err := s.Update(asAdmin(ctx), sh.ID, UpdateInput{TypeID: ptr(int64(3)), X: ptr(116.4), Y: ptr(39.9)}); err != nil {
 			t.Fatal(err)
 		}
 		if p, _ := s.ByType(ctx, 1, &Near{X: 120.15, Y: 30.33, RadiusMeters: ptr(10.0)}, nil, nil); len(p.Edges) != 0 {
@@ -225,19 +212,19 @@ func TestShopInputValidation(t *testing.T) {
 		for field, edit := range cases {
 			in := ok
 			edit(&in)
-			_, err := s.Create(ctx, in)
+			_, err := s.Create(asAdmin(ctx), in)
 			var ae *apperr.Error
 			if !errors.As(err, &ae) || ae.Code != apperr.BadUserInput || ae.Field != field {
 				t.Errorf("%s: got %v", field, err)
 			}
 		}
-		if _, err := s.Update(ctx, 1, UpdateInput{Name: ptr("")}); !isField(err, "input.name") {
+		if _, err := s.Update(asAdmin(ctx), 1, UpdateInput{Name: ptr("")}); !isField(err, "input.name") {
 			t.Errorf("update empty name: %v", err)
 		}
-		if _, err := s.Update(ctx, 1, UpdateInput{AvgPrice: ptr(int64(-5))}); !isField(err, "input.avgPrice") {
+		if _, err := s.Update(asAdmin(ctx), 1, UpdateInput{AvgPrice: ptr(int64(-5))}); !isField(err, "input.avgPrice") {
 			t.Errorf("update negative price: %v", err)
 		}
-		if _, err := s.Update(ctx, 424242, UpdateInput{Name: ptr("x")}); !errors.Is(err, apperr.New(apperr.NotFound, "")) {
+		if _, err := s.Update(asAdmin(ctx), 424242, UpdateInput{Name: ptr("x")}); !errors.Is(err, apperr.New(apperr.NotFound, "")) {
 			t.Errorf("update unknown shop: %v", err)
 		}
 		after, _ := e.db.Client.Shop.Query().Count(ctx)
@@ -274,12 +261,12 @@ func TestSearchShopsEscapesWildcards(t *testing.T) {
 		s := e.instance(t, nil)
 		ctx := context.Background()
 		for _, n := range []string{"100% Tea", "1000 Teas", "a_b Bar", "axb Bar"} {
-			if _, err := s.Create(ctx, CreateInput{Name: n, TypeID: 1, Address: "a", X: 120, Y: 30}); err != nil {
+			if _, err := s.Create(asAdmin(ctx), CreateInput{Name: n, TypeID: 1, Address: "a", X: 120, Y: 30}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		names := func(q string) []string {
-			got := collect(t, 1, func(after *string) (*ent.ShopConnection, error) { return s.Search(ctx, q, ptr(1), after) })
+			got := collect(t, 1, func(after *string) (*Page, error) { return s.Search(ctx, q, "", ptr(1), after) })
 			var out []string
 			for _, g := range got {
 				out = append(out, g.Node.Name)
@@ -298,7 +285,7 @@ func TestSearchShopsEscapesWildcards(t *testing.T) {
 		if got := names("茶餐厅"); len(got) == 0 {
 			t.Error("seed shop not found")
 		}
-		if _, err := s.Search(ctx, " ", nil, nil); !isField(err, "name") {
+		if _, err := s.Search(ctx, " ", "", nil, nil); !isField(err, "name") {
 			t.Errorf("empty name: %v", err)
 		}
 	})
@@ -342,4 +329,20 @@ func TestUVToday(t *testing.T) {
 			return n == 5
 		})
 	})
+}
+
+// A nearby cursor at distance 0 (a shop right at near) reads back: the
+// cursor's encoding leaves a zero value out.
+func TestNearbyCursorAtDistanceZero(t *testing.T) {
+	for _, d := range []float64{0, 12.5} {
+		s := page.Cursor{ID: 5, Value: d}.String()
+		got, err := distanceCursor(&s)
+		if err != nil || got == nil || got.id != 5 || got.dist != d {
+			t.Fatalf("distance %v: %+v %v", d, got, err)
+		}
+	}
+	s := page.Cursor{ID: 5, Value: "x"}.String()
+	if _, err := distanceCursor(&s); !isField(err, "after") {
+		t.Fatalf("a string value: %v", err)
+	}
 }

@@ -1,6 +1,8 @@
-// Package shop reads and writes shops and shop types through the cache
-// toolkit (internal/cache): shop(id) with the mutex strategy, or logical
-// expiry for hot shops (hot.go), null values, a Bloom filter and a near cache; the shop type list cached whole. It also
+// Package shop reads and writes shops and shop types through the Redis
+// cache-aside toolkit (internal/rediscache): shop(id) with the mutex strategy,
+// or logical expiry for hot shops (hot.go decides which shops are hot), null
+// values, a Bloom filter and a near cache; the shop type list cached whole.
+// Every write's Redis steps go through an outbox (internal/outbox). It also
 // keeps a GEO set per shop type for nearby search and a HyperLogLog per shop
 // per day for unique visitors.
 package shop
@@ -19,9 +21,11 @@ import (
 	"github.com/hmdp/hmdp/ent"
 	entshop "github.com/hmdp/hmdp/ent/shop"
 	entshoptype "github.com/hmdp/hmdp/ent/shoptype"
-	"github.com/hmdp/hmdp/internal/cache"
 	"github.com/hmdp/hmdp/internal/database"
 	"github.com/hmdp/hmdp/internal/lock"
+	"github.com/hmdp/hmdp/internal/outbox"
+	"github.com/hmdp/hmdp/internal/ratelimit"
+	"github.com/hmdp/hmdp/internal/rediscache"
 )
 
 // Config holds the service's dependencies and tunables; zero values take
@@ -40,7 +44,8 @@ type Config struct {
 	Registerer     prometheus.Registerer
 	Log            *slog.Logger
 	// UVFlush is how often buffered shop visitors are written to their
-	// HyperLogLogs (default 100 ms).
+	// HyperLogLogs, and how long a count read from one answers (default
+	// 100 ms).
 	UVFlush time.Duration
 	// Now is the clock of the daily UV key (default time.Now).
 	Now func() time.Time
@@ -55,6 +60,10 @@ type Config struct {
 	HotTop    int
 	HotWindow time.Duration
 	HotEvery  time.Duration
+	// Limiter limits searchShops per client address (SearchLimit, default
+	// DefaultSearchLimit); nil = no limit.
+	Limiter     *ratelimit.Limiter
+	SearchLimit ratelimit.Limit
 }
 
 // Service is the shop service.
@@ -66,14 +75,16 @@ type Service struct {
 	now    func() time.Time
 	locker *lock.Locker
 
-	shops    *cache.Cache[int64, *ent.Shop] // mutex strategy: every shop not hot
-	hotShops *cache.Cache[int64, *ent.Shop] // logical expiry: the hot shops
+	shops    *rediscache.Cache[int64, *ent.Shop] // mutex strategy: every shop not hot
+	hotShops *rediscache.Cache[int64, *ent.Shop] // logical expiry: the hot shops
 	hot      *hotShops
-	types    *cache.Cache[string, []*ent.ShopType]
-	bloom    *cache.Bloom
-	outbox   *cache.Outbox
+	types    *rediscache.Cache[string, []*ent.ShopType]
+	bloom    *rediscache.Bloom
+	outbox   *outbox.Outbox
 	geo      *geoIndex
 	visits   *visits
+	limiter  *ratelimit.Limiter
+	searches ratelimit.Limit
 }
 
 const (
@@ -98,31 +109,38 @@ func New(cfg Config) *Service {
 	if cfg.UVFlush <= 0 {
 		cfg.UVFlush = 100 * time.Millisecond
 	}
-	s := &Service{db: db, rdb: rdb, prefix: cfg.Prefix, log: cfg.Log, now: cfg.Now, locker: locker}
-	s.bloom = cache.NewBloom(rdb, cfg.Prefix, "shop", cache.BloomConfig{Log: cfg.Log}, s.allIDs)
-	s.shops = cache.New(rdb, cache.Config{
+	if cfg.SearchLimit.Events <= 0 || cfg.SearchLimit.Per <= 0 {
+		cfg.SearchLimit = DefaultSearchLimit
+	}
+	s := &Service{db: db, rdb: rdb, prefix: cfg.Prefix, log: cfg.Log, now: cfg.Now, locker: locker,
+		limiter: cfg.Limiter, searches: cfg.SearchLimit}
+	s.bloom = rediscache.NewBloom(rdb, cfg.Prefix, "shop", rediscache.BloomConfig{Log: cfg.Log}, s.allIDs)
+	s.shops = rediscache.New(rdb, rediscache.Config{
 		Name: "shop", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
 		Bloom: s.bloom, Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
 	}, s.loadShop)
-	s.hotShops = cache.New(rdb, cache.Config{
-		Name: "shop_hot", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL, Strategy: cache.LogicalExpiry,
+	s.hotShops = rediscache.New(rdb, rediscache.Config{
+		Name: "shop_hot", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL, Strategy: rediscache.LogicalExpiry,
 		Bloom: s.bloom, Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
 	}, s.loadShopPrimary)
 	s.hot = newHotShops(s, cfg)
-	s.types = cache.New(rdb, cache.Config{
+	s.types = rediscache.New(rdb, rediscache.Config{
 		Name: "shop_type", Prefix: cfg.Prefix, TTL: cfg.TTL, NearTTL: cfg.NearTTL,
 		Locker: locker, Registerer: cfg.Registerer, Log: cfg.Log,
 	}, s.loadTypes)
-	s.outbox = cache.NewOutbox(db, cache.OutboxConfig{Interval: cfg.OutboxInterval, Log: cfg.Log})
+	s.outbox = outbox.New(db, outbox.Config{Interval: cfg.OutboxInterval, Log: cfg.Log})
 	s.outbox.Handle(kindShopChanged, s.applyShopChange)
 	s.geo = &geoIndex{s: s}
 	s.visits = newVisits(rdb, cfg.UVFlush, func(err error) { cfg.Log.Warn("write shop visitors", "err", err) })
 	return s
 }
 
-// Start fills the Bloom filter from MySQL, subscribes to near-cache
+// Start writes missing search rows, fills the Bloom filter from MySQL, subscribes to near-cache
 // invalidations and starts retrying the outbox.
 func (s *Service) Start(ctx context.Context) error {
+	if err := s.indexAll(ctx); err != nil {
+		return fmt.Errorf("shop search rows: %w", err)
+	}
 	if err := s.bloom.Fill(ctx); err != nil {
 		return fmt.Errorf("shop bloom filter: %w", err)
 	}
@@ -154,13 +172,13 @@ func (s *Service) Close() {
 }
 
 // Cache is the shop cache (for tests and benchmarks).
-func (s *Service) Cache() *cache.Cache[int64, *ent.Shop] { return s.shops }
+func (s *Service) Cache() *rediscache.Cache[int64, *ent.Shop] { return s.shops }
 
 // HotCache is the logical-expiry cache of the hot shops (for tests).
-func (s *Service) HotCache() *cache.Cache[int64, *ent.Shop] { return s.hotShops }
+func (s *Service) HotCache() *rediscache.Cache[int64, *ent.Shop] { return s.hotShops }
 
 // Outbox is the outbox of the service's Redis side effects (for tests).
-func (s *Service) Outbox() *cache.Outbox { return s.outbox }
+func (s *Service) Outbox() *outbox.Outbox { return s.outbox }
 
 func (s *Service) loadShop(ctx context.Context, id int64) (*ent.Shop, bool, error) {
 	// A cache miss may read a replica: writes and the binlog invalidate.
@@ -224,7 +242,7 @@ func (s *Service) View(ctx context.Context, id int64, v Visitor) (*ent.Shop, err
 
 // Visited counts v as today's visitor of shop id and the read towards the
 // hot shops: what View does besides reading, for a read answered elsewhere
-// (a kept response, see internal/respcache).
+// (a kept response, see internal/responsecache).
 func (s *Service) Visited(id int64, v Visitor) {
 	s.countVisit(id, v)
 	s.hot.note(id)

@@ -35,7 +35,7 @@ func TestConcurrentEditsOfDifferentFieldsAllStick(t *testing.T) {
 			for _, in := range edits {
 				wg.Go(func() {
 					<-start
-					if _, err := s.Update(ctx, id, in); err != nil {
+					if _, err := s.Update(asAdmin(ctx), id, in); err != nil {
 						errs <- err
 					}
 				})

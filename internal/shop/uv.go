@@ -35,8 +35,15 @@ func (v Visitor) member() string {
 // visits buffers visitors in the process and writes them with one PFADD per
 // key every flushEvery (or when many are waiting), so a cached shop read
 // needs no Redis round trip of its own: with the near cache, shop(id) is
-// answered from memory. A count read on this instance flushes first; other
-// instances see a visit at most flushEvery late.
+// answered from memory.
+//
+// Counts are read the same way: a key's count read from Redis (after a
+// flush) answers for flushEvery, plus the visitors this instance has seen
+// for the first time since, so that a visitor's own visit shows at once and
+// a hot shop's page costs Redis one PFCOUNT per flushEvery per instance, not
+// one per view. A visitor new here but counted already on another instance
+// today is counted twice until the next read (at most flushEvery); other
+// instances' visitors show at most two flushEvery late.
 type visits struct {
 	rdb   redis.UniversalClient
 	every time.Duration
@@ -46,14 +53,32 @@ type visits struct {
 	mu      sync.Mutex
 	pending map[string]map[string]struct{}
 	n       int
+	// counted: each key's count as last read; seen: the visitors this
+	// instance has had per key, at most maxSeen in all (then both start
+	// over: every key is read from Redis again).
+	counted map[string]*uvCount
+	seen    map[string]map[string]struct{}
+	nSeen   int
 	kick    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
 	flushMu sync.Mutex // one flush at a time, so a count waits for a running one
 }
 
+// uvCount is a key's count as read from Redis at at, when firstSeen (the
+// visitors first seen here, counted up) was base.
+type uvCount struct {
+	n               int
+	at              time.Time
+	firstSeen, base int
+}
+
+// maxSeen bounds the visitors remembered for counts (about 5 MB).
+const maxSeen = 100_000
+
 func newVisits(rdb redis.UniversalClient, every time.Duration, onErr func(error)) *visits {
 	v := &visits{rdb: rdb, every: every, max: 10000, onErr: onErr, pending: map[string]map[string]struct{}{},
+		counted: map[string]*uvCount{}, seen: map[string]map[string]struct{}{},
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go v.loop()
 	return v
@@ -61,6 +86,7 @@ func newVisits(rdb redis.UniversalClient, every time.Duration, onErr func(error)
 
 func (v *visits) add(key, member string) {
 	v.mu.Lock()
+	v.see(key, member)
 	m := v.pending[key]
 	if m == nil {
 		m = map[string]struct{}{}
@@ -78,6 +104,79 @@ func (v *visits) add(key, member string) {
 		default:
 		}
 	}
+}
+
+// see notes member's visit of key for the counts; v.mu is held.
+func (v *visits) see(key, member string) {
+	m := v.seen[key]
+	if _, ok := m[member]; ok {
+		return
+	}
+	if v.nSeen >= maxSeen {
+		v.seen, v.counted, v.nSeen = map[string]map[string]struct{}{}, map[string]*uvCount{}, 0
+		m = nil
+	}
+	if m == nil {
+		m = map[string]struct{}{}
+		v.seen[key] = m
+	}
+	m[member] = struct{}{}
+	v.nSeen++
+	if c := v.counted[key]; c != nil {
+		c.firstSeen++
+	}
+}
+
+// counts answers each key's count: from memory when read from Redis less
+// than v.every ago, otherwise from Redis after a flush.
+func (v *visits) counts(ctx context.Context, keys []string) ([]int, error) {
+	out := make([]int, len(keys))
+	var stale []int
+	var entries []*uvCount
+	var bases []int
+	now := time.Now()
+	v.mu.Lock()
+	for i, k := range keys {
+		c := v.counted[k]
+		if c != nil && now.Sub(c.at) < v.every {
+			out[i] = c.n + c.firstSeen - c.base
+			continue
+		}
+		if c == nil {
+			c = &uvCount{}
+			v.counted[k] = c
+		}
+		// Visitors first seen from here on may be flushed too late for
+		// the count read below: they stay counted on top of it.
+		stale, entries, bases = append(stale, i), append(entries, c), append(bases, c.firstSeen)
+	}
+	v.mu.Unlock()
+	if len(stale) == 0 {
+		return out, nil
+	}
+	if err := v.flush(ctx); err != nil {
+		return nil, err
+	}
+	cmds := make([]*redis.IntCmd, len(stale))
+	_, err := v.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for j, i := range stale {
+			cmds[j] = p.PFCount(ctx, keys[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for j, i := range stale {
+		c := entries[j]
+		if bases[j] >= c.base { // not older than a read that ended first
+			c.n, c.at, c.base = int(cmds[j].Val()), now, bases[j]
+		}
+		out[i] = int(cmds[j].Val()) + c.firstSeen - bases[j]
+	}
+	return out, nil
 }
 
 func (v *visits) loop() {
@@ -156,25 +255,14 @@ func (s *Service) UVToday(ctx context.Context, id int64) (int, error) {
 	return ns[0], nil
 }
 
-// UVTodayMany is UVToday of many shops in one pipeline: out[i] is ids[i]'s count.
+// UVTodayMany is UVToday of many shops: out[i] is ids[i]'s count, at most
+// one pipeline to Redis (none when every count was read within the flush
+// interval: see visits).
 func (s *Service) UVTodayMany(ctx context.Context, ids []int64) ([]int, error) {
-	if err := s.visits.flush(ctx); err != nil {
-		return nil, err
-	}
 	now := s.now()
-	cmds := make([]*redis.IntCmd, len(ids))
-	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i, id := range ids {
-			cmds[i] = p.PFCount(ctx, s.uvKey(id, now))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = s.uvKey(id, now)
 	}
-	out := make([]int, len(ids))
-	for i, c := range cmds {
-		out[i] = int(c.Val())
-	}
-	return out, nil
+	return s.visits.counts(ctx, keys)
 }

@@ -9,8 +9,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/ent/schema/maxlen"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/audit"
 )
 
 // CreateInput is a new shop.
@@ -105,9 +107,13 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// Create adds a shop: MySQL first (with an outbox row in the same
-// transaction), then the Bloom filter, GEO set and cache.
+// Create adds a shop for an admin: MySQL first (with an outbox row and the
+// audit row in the same transaction), then the Bloom filter, GEO set and cache.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Shop, error) {
+	actor, err := audit.Operator(ctx)
+	if err != nil {
+		return nil, err
+	}
 	images, err := joinImages(in.Images)
 	if err != nil {
 		return nil, err
@@ -118,14 +124,14 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Shop, error)
 		return nil, err
 	}
 	var id int64
-	err = s.write(ctx, func(tx *ent.Tx) (int64, error) {
+	err = s.write(ctx, actor, enum.OperatorCreateShop, func(tx *ent.Tx) (int64, string, error) {
 		sh, err := tx.Shop.Create().SetName(f.name).SetTypeID(f.typeID).SetImages(f.images).SetArea(f.area).
 			SetAddress(f.address).SetX(f.x).SetY(f.y).SetAvgPrice(f.avgPrice).SetOpenHours(f.openHours).Save(ctx)
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		id = sh.ID
-		return sh.ID, nil
+		return sh.ID, fmt.Sprintf("%q at %v,%v", f.name, f.x, f.y), nil
 	})
 	if err != nil {
 		return nil, err
@@ -133,11 +139,39 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Shop, error)
 	return s.db.Shop.Get(ctx, id)
 }
 
-// Update changes the given fields of a shop, then invalidates its cache
-// entry and moves it in the GEO sets. Only the given columns are written, in
+// Update changes the given fields of a shop for an admin, then invalidates
+// its cache entry and moves it in the GEO sets. Only the given columns are written, in
 // one UPDATE (which row-locks): two admins editing different fields of a shop
 // at once both keep their edit, and nothing is read first that could be stale.
 func (s *Service) Update(ctx context.Context, id int64, in UpdateInput) (*ent.Shop, error) {
+	actor, err := audit.Operator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, given, err := in.toFields()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validate(ctx, &f, func(name string) bool { return given[name] }); err != nil {
+		return nil, err
+	}
+	err = s.write(ctx, actor, enum.OperatorUpdateShop, func(tx *ent.Tx) (int64, string, error) {
+		u := tx.Shop.UpdateOneID(id)
+		f.set(u, given)
+		err := u.Exec(ctx)
+		if ent.IsNotFound(err) {
+			return 0, "", apperr.New(apperr.NotFound, "no shop %d", id)
+		}
+		return id, givenNames(given), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.db.Shop.Get(ctx, id)
+}
+
+// toFields is in as fields, with the names of the fields it gives.
+func (in UpdateInput) toFields() (fields, map[string]bool, error) {
 	var f fields
 	given := map[string]bool{}
 	str := func(name string, dst *string, v *string) {
@@ -152,7 +186,7 @@ func (s *Service) Update(ctx context.Context, id int64, in UpdateInput) (*ent.Sh
 	if in.Images != nil {
 		var err error
 		if f.images, err = joinImages(in.Images); err != nil {
-			return nil, err
+			return fields{}, nil, err
 		}
 		given["images"] = true
 	}
@@ -168,59 +202,67 @@ func (s *Service) Update(ctx context.Context, id int64, in UpdateInput) (*ent.Sh
 	if in.AvgPrice != nil {
 		f.avgPrice, given["avgPrice"] = *in.AvgPrice, true
 	}
-	if err := s.validate(ctx, &f, func(name string) bool { return given[name] }); err != nil {
-		return nil, err
+	return f, given, nil
+}
+
+// set sets the given fields' columns on u, and only those.
+func (f fields) set(u *ent.ShopUpdateOne, given map[string]bool) {
+	if given["name"] {
+		u.SetName(f.name)
 	}
-	err := s.write(ctx, func(tx *ent.Tx) (int64, error) {
-		u := tx.Shop.UpdateOneID(id)
-		if given["name"] {
-			u.SetName(f.name)
-		}
-		if given["area"] {
-			u.SetArea(f.area)
-		}
-		if given["address"] {
-			u.SetAddress(f.address)
-		}
-		if given["openHours"] {
-			u.SetOpenHours(f.openHours)
-		}
-		if given["images"] {
-			u.SetImages(f.images)
-		}
-		if given["typeId"] {
-			u.SetTypeID(f.typeID)
-		}
-		if given["x"] {
-			u.SetX(f.x)
-		}
-		if given["y"] {
-			u.SetY(f.y)
-		}
-		if given["avgPrice"] {
-			u.SetAvgPrice(f.avgPrice)
-		}
-		err := u.Exec(ctx)
-		if ent.IsNotFound(err) {
-			return 0, apperr.New(apperr.NotFound, "no shop %d", id)
-		}
-		return id, err
-	})
-	if err != nil {
-		return nil, err
+	if given["area"] {
+		u.SetArea(f.area)
 	}
-	return s.db.Shop.Get(ctx, id)
+	if given["address"] {
+		u.SetAddress(f.address)
+	}
+	if given["openHours"] {
+		u.SetOpenHours(f.openHours)
+	}
+	if given["images"] {
+		u.SetImages(f.images)
+	}
+	if given["typeId"] {
+		u.SetTypeID(f.typeID)
+	}
+	if given["x"] {
+		u.SetX(f.x)
+	}
+	if given["y"] {
+		u.SetY(f.y)
+	}
+	if given["avgPrice"] {
+		u.SetAvgPrice(f.avgPrice)
+	}
+}
+
+// givenNames lists the fields an update changes, in a fixed order (the audit's detail).
+func givenNames(given map[string]bool) string {
+	var names []string
+	for _, n := range []string{"name", "typeId", "images", "area", "address", "x", "y", "avgPrice", "openHours"} {
+		if given[n] {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // write runs change in a transaction that also records the shop.changed
-// outbox row, then, after commit (never before), runs it. A failed run is not
-// the caller's failure: MySQL has the change, and the outbox retries.
-func (s *Service) write(ctx context.Context, change func(tx *ent.Tx) (int64, error)) error {
+// outbox row and the audit row of actor's action, then, after commit (never
+// before), runs the outbox row. A failed run is not the caller's failure:
+// MySQL has the change, and the outbox retries.
+func (s *Service) write(ctx context.Context, actor string, action enum.OperatorAction, change func(tx *ent.Tx) (int64, string, error)) error {
 	tx, err := s.db.Tx(ctx)
 	if err != nil {
 		return err
 	}
-	id, err := change(tx)
+	id, detail, err := change(tx)
+	if err == nil {
+		err = indexShop(ctx, tx, id) // searchShops finds the shop as written
+	}
+	if err == nil {
+		err = audit.Record(ctx, tx, actor, audit.Entry{Action: action, ShopID: id, Detail: detail})
+	}
 	if err != nil {
 		_ = tx.Rollback()
 		return err

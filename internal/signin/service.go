@@ -41,11 +41,15 @@ const (
 	madeUpBase = 32
 )
 
-// DefaultMakeUpsPerMonth is the default of HMDP_SIGN_MAKEUPS_PER_MONTH.
+// DefaultMakeUpsPerMonth is the service's own bound for a Config that leaves
+// MakeUpsPerMonth negative; the app passes HMDP_SIGN_MAKEUPS_PER_MONTH's value.
 const DefaultMakeUpsPerMonth = 3
 
 // Status is a user's sign-in state.
 type Status struct {
+	// Today is the server's date (YYYY-MM-DD in its Location): the day
+	// SignIn signs, so a client's calendar need not trust the device's clock.
+	Today       string
 	SignedToday bool
 	// Streak is the number of consecutive signed days ending today (0 when
 	// today is not signed), across month boundaries; made-up days count.
@@ -259,7 +263,7 @@ func (s *Service) Status(ctx context.Context, user int64, month *string) (*Statu
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{Days: []int{}, MadeUpDays: []int{}}
+	st := &Status{Today: now.Format(time.DateOnly), Days: []int{}, MadeUpDays: []int{}}
 	for d := 1; d <= daysIn(asked); d++ {
 		if bit(maps[0], d-1) {
 			st.Days = append(st.Days, d)

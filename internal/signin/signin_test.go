@@ -3,13 +3,14 @@ package signin
 import (
 	"context"
 	"errors"
-	entsign "github.com/hmdp/hmdp/ent/sign"
-	"github.com/hmdp/hmdp/internal/apperr"
-	"github.com/hmdp/hmdp/internal/testenv"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	entsign "github.com/hmdp/hmdp/ent/sign"
+	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 func newService(b testenv.Backends, makeUps int) *Service {
@@ -51,7 +52,7 @@ func TestSignInStreakAcrossMonths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !st.SignedToday || st.Streak != 1+28+2 || !slices.Equal(st.Days, []int{1, 2}) || st.MakeUpsLeft != 3 || len(st.MadeUpDays) != 0 {
+			if !st.SignedToday || st.Today != "2026-03-02" || st.Streak != 1+28+2 || !slices.Equal(st.Days, []int{1, 2}) || st.MakeUpsLeft != 3 || len(st.MadeUpDays) != 0 {
 				t.Fatalf("March 2 %s: %+v", when, st)
 			}
 			jan := "2026-01"
@@ -198,6 +199,24 @@ func TestMakeUp(t *testing.T) {
 		now = time.Date(2026, 7, 3, 9, 0, 0, 0, time.Local)
 		if st, err := s.MakeUp(ctx, 5, "2026-07-02"); err != nil || st.MakeUpsLeft != 2 {
 			t.Fatalf("July: %+v %v", st, err)
+		}
+	})
+}
+
+// Today is the server's date in its zone, not UTC's: 20:00 UTC on March 1 is
+// already March 2 in Shanghai, and signIn signs March 2.
+func TestTodayIsTheServersDay(t *testing.T) {
+	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
+		ctx := context.Background()
+		shanghai := time.FixedZone("CST", 8*3600)
+		s := New(Config{DB: b.DB.Client, Redis: b.Redis.Client, Prefix: b.Redis.Prefix, MakeUpsPerMonth: -1,
+			Now: func() time.Time { return time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC) }, Location: shanghai})
+		st, err := s.SignIn(ctx, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Today != "2026-03-02" || !slices.Equal(st.Days, []int{2}) {
+			t.Fatalf("signed in at 2026-03-01T20:00Z in Shanghai: %+v", st)
 		}
 	})
 }

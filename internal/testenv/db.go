@@ -20,20 +20,32 @@ func RealMySQLDSN() string { return os.Getenv("HMDP_TEST_MYSQL_DSN") }
 // NewSQLite opens a migrated embedded database in the test's temp dir.
 func NewSQLite(t testing.TB, opts ...ent.Option) *database.DB {
 	t.Helper()
-	db, err := embedded.OpenSQLite(filepath.Join(t.TempDir(), "hmdp.db"), opts...)
+	path := filepath.Join(t.TempDir(), "hmdp.db")
+	MigratedSQLiteFile(t, path)
+	db, err := embedded.OpenSQLite(path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	return db
 }
 
-// NewMySQLDatabase creates a fresh database on the real server, dropped when the
-// test ends, and returns a DSN for it. It skips the test when no server is configured.
+// NewMySQLDatabase creates a fresh, empty database on the real server, dropped
+// when the test ends, and returns a DSN for it. It skips the test when no
+// server is configured.
 func NewMySQLDatabase(t testing.TB) string {
+	t.Helper()
+	return newMySQLDatabase(t, false)
+}
+
+// NewMigratedMySQLDatabase is NewMySQLDatabase with the tables a migration
+// makes already there (copied, see template.go).
+func NewMigratedMySQLDatabase(t testing.TB) string {
+	t.Helper()
+	return newMySQLDatabase(t, true)
+}
+
+func newMySQLDatabase(t testing.TB, migrated bool) string {
 	t.Helper()
 	dsn := RealMySQLDSN()
 	if dsn == "" {
@@ -49,13 +61,19 @@ func NewMySQLDatabase(t testing.TB) string {
 		t.Fatal(err)
 	}
 	name := "hmdp_t_" + RandomHex(6)
-	if _, err := admin.Exec("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"); err != nil {
+	if _, err := admin.ExecContext(t.Context(), "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
-		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name)
+		// t.Context() has ended by the time cleanups run.
+		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name)
 		_ = admin.Close()
 	})
+	if migrated {
+		if err := createMigratedTables(t.Context(), admin, cfg, name); err != nil {
+			t.Fatalf("migrated tables: %v", err)
+		}
+	}
 	cfg.DBName = name
 	cfg.MultiStatements = true
 	return cfg.FormatDSN()
@@ -64,21 +82,45 @@ func NewMySQLDatabase(t testing.TB) string {
 // NewMySQL opens a migrated fresh database on the real server.
 func NewMySQL(t testing.TB, opts ...ent.Option) *database.DB {
 	t.Helper()
-	db, err := database.OpenMySQL(NewMySQLDatabase(t), opts...)
+	db, err := database.OpenMySQL(NewMigratedMySQLDatabase(t), 0, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	return db
+}
+
+// Backend kinds: the embedded SQLite + Redis of one process, or the real
+// servers named by HMDP_TEST_MYSQL_DSN and HMDP_TEST_REDIS_ADDR.
+const (
+	Embedded = "embedded"
+	Real     = "real"
+)
+
+// EmbeddedWanted is false when HMDP_TEST_BACKENDS=real asks for the real
+// back ends only.
+func EmbeddedWanted() bool { return os.Getenv("HMDP_TEST_BACKENDS") != Real }
+
+// ForEachKind runs fn as a subtest named after each back-end kind the run
+// has: the embedded one, and the real one when its servers are configured.
+// HMDP_TEST_BACKENDS=real leaves the embedded half out (make test-cluster: on
+// a Redis Cluster only the real half answers differently).
+func ForEachKind(t *testing.T, fn func(t *testing.T, kind string)) {
+	t.Helper()
+	if EmbeddedWanted() {
+		t.Run(Embedded, func(t *testing.T) { fn(t, Embedded) })
+	}
+	if RealMySQLDSN() != "" && RealRedisAddr() != "" {
+		t.Run(Real, func(t *testing.T) { fn(t, Real) })
+	}
 }
 
 // ForEachDB runs fn on the embedded SQLite and, when configured, real MySQL.
 func ForEachDB(t *testing.T, fn func(t *testing.T, db *database.DB)) {
 	t.Helper()
-	t.Run("sqlite", func(t *testing.T) { fn(t, NewSQLite(t)) })
+	if EmbeddedWanted() {
+		t.Run("sqlite", func(t *testing.T) { fn(t, NewSQLite(t)) })
+	}
 	if RealMySQLDSN() != "" {
 		t.Run("mysql", func(t *testing.T) { fn(t, NewMySQL(t)) })
 	}
@@ -92,17 +134,16 @@ type Backends struct {
 }
 
 // ForEachBackend runs fn on embedded SQLite + embedded Redis and, when both real
-// servers are configured, on real MySQL + real Redis.
+// servers are configured, on real MySQL + real Redis (see ForEachKind).
 func ForEachBackend(t *testing.T, fn func(t *testing.T, b Backends)) {
 	t.Helper()
-	t.Run("embedded", func(t *testing.T) {
-		fn(t, Backends{Name: "embedded", DB: NewSQLite(t), Redis: NewEmbeddedRedis(t)})
+	ForEachKind(t, func(t *testing.T, kind string) {
+		if kind == Real {
+			fn(t, Backends{Name: kind, DB: NewMySQL(t), Redis: NewRealRedis(t)})
+			return
+		}
+		fn(t, Backends{Name: kind, DB: NewSQLite(t), Redis: NewEmbeddedRedis(t)})
 	})
-	if RealMySQLDSN() != "" && RealRedisAddr() != "" {
-		t.Run("real", func(t *testing.T) {
-			fn(t, Backends{Name: "real", DB: NewMySQL(t), Redis: NewRealRedis(t)})
-		})
-	}
 }
 
 // skipOutsideCI skips a test that needs a real back end named by variable;

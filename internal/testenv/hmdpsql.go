@@ -29,7 +29,7 @@ func LoadHmdpSQL(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(string(src)); err != nil {
+	if _, err := db.ExecContext(t.Context(), string(src)); err != nil {
 		t.Fatalf("load hmdp.sql: %v", err)
 	}
 	return dsn

@@ -11,7 +11,7 @@ import (
 // column_key is left out because it reflects added indexes, which are allowed.
 func OriginalColumns(t testing.TB, db *sql.DB) map[string]string {
 	t.Helper()
-	rows, err := db.Query(`SELECT table_name, column_name, ordinal_position, column_default, is_nullable,
+	rows, err := db.QueryContext(t.Context(), `SELECT table_name, column_name, ordinal_position, column_default, is_nullable,
 		column_type, extra, column_comment, collation_name
 		FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name LIKE 'tb\_%'`)
 	if err != nil {
@@ -40,7 +40,7 @@ func RowCounts(t testing.TB, db *sql.DB) map[string]int {
 	out := map[string]int{}
 	for _, tbl := range []string{"tb_blog", "tb_shop", "tb_shop_type", "tb_user", "tb_voucher"} {
 		var n int
-		if err := db.QueryRow("SELECT COUNT(*) FROM " + tbl).Scan(&n); err != nil {
+		if err := db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM "+tbl).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		out[tbl] = n

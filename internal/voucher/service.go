@@ -12,11 +12,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/hmdp/hmdp/ent"
+	"github.com/hmdp/hmdp/ent/schema/enum"
 	"github.com/hmdp/hmdp/ent/schema/maxlen"
 	entseckillvoucher "github.com/hmdp/hmdp/ent/seckillvoucher"
 	entshop "github.com/hmdp/hmdp/ent/shop"
 	entvoucher "github.com/hmdp/hmdp/ent/voucher"
 	"github.com/hmdp/hmdp/internal/apperr"
+	"github.com/hmdp/hmdp/internal/audit"
 )
 
 // tb_voucher.type and .status values.
@@ -31,6 +33,9 @@ const (
 // Publisher writes a committed flash-sale voucher's sale state (internal/seckill).
 type Publisher interface {
 	Publish(ctx context.Context, sv *ent.SeckillVoucher)
+	// Changed is told, after the commit, that a sale's stock, window or
+	// voucher status changed in MySQL.
+	Changed(ctx context.Context, sv *ent.SeckillVoucher)
 }
 
 // Config holds the service's dependencies; zero values take the defaults.
@@ -40,21 +45,41 @@ type Config struct {
 	Publisher Publisher
 	// Now is the clock: a sale whose end passed shows as EXPIRED (default time.Now).
 	Now func() time.Time
+	// Stocks, when set, gives flash sales' live stock (internal/seckill);
+	// without, LiveStocks reads MySQL's.
+	Stocks Stocks
+	// Cache, when its Redis and Locker are set, keeps each shop's vouchers
+	// (with their sales) in Redis and the near cache, and reads sales' live
+	// stock from Redis (cache.go); without, every read goes to MySQL.
+	Cache CacheConfig
 }
 
 // Service is the voucher service.
 type Service struct {
-	db  *ent.Client
-	pub Publisher
-	now func() time.Time
+	db     *ent.Client
+	pub    Publisher
+	now    func() time.Time
+	cache  *shopCache // nil: no cache
+	stocks Stocks     // nil: MySQL's stock
 }
 
-// New returns the service.
+// Stocks are flash sales' live stock by voucher id (seckill.Service), ids
+// that name no sale left out.
+type Stocks interface {
+	LiveStocks(ctx context.Context, ids []int64) (map[int64]int, error)
+}
+
+// New returns the service; with a cache, call Start before serving and
+// Close at the end.
 func New(cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{db: cfg.DB, pub: cfg.Publisher, now: cfg.Now}
+	s := &Service{db: cfg.DB, pub: cfg.Publisher, now: cfg.Now, stocks: cfg.Stocks}
+	if cfg.Cache.Redis != nil && cfg.Cache.Locker != nil {
+		s.cache = newShopCache(s, cfg.Cache)
+	}
+	return s
 }
 
 // CreateInput is createVoucher's input (GraphQL CreateVoucherInput).
@@ -65,7 +90,10 @@ type CreateInput struct {
 	Rules       *string
 	PayValue    int64
 	ActualValue int64
-	Seckill     *SeckillInput
+	// PerUserLimit bounds one buyer's order of a normal voucher (nil: the
+	// default, DefaultPerUserLimit).
+	PerUserLimit *int
+	Seckill      *SeckillInput
 }
 
 // SeckillInput makes a voucher a flash-sale one.
@@ -90,6 +118,9 @@ func (in CreateInput) validate() error {
 	case in.ActualValue < 0:
 		return apperr.BadInput("input.actualValue", "must be >= 0 (cents)")
 	}
+	if err := checkLimit(in.PerUserLimit, in.Seckill != nil); err != nil {
+		return err
+	}
 	if sk := in.Seckill; sk != nil {
 		switch {
 		case sk.Stock < 1:
@@ -107,9 +138,14 @@ func (in CreateInput) validate() error {
 	return nil
 }
 
-// Create adds a voucher; with Seckill, tb_voucher and tb_seckill_voucher are
-// written in one transaction and the Redis sale state after it commits.
+// Create adds a voucher for an admin; with Seckill, tb_voucher and
+// tb_seckill_voucher are written in one transaction (with the audit row) and
+// the Redis sale state after it commits.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Voucher, error) {
+	actor, err := audit.Operator(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
@@ -126,13 +162,34 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Voucher, err
 	if err != nil {
 		return nil, errors.Join(err, tx.Rollback())
 	}
+	changed, err := s.cache.recordChange(ctx, tx, in.ShopID)
+	if err == nil {
+		err = audit.Record(ctx, tx, actor, audit.Entry{Action: enum.OperatorCreateVoucher, ShopID: in.ShopID,
+			VoucherID: v.ID, Detail: createDetail(in)})
+	}
+	if err != nil {
+		return nil, errors.Join(err, tx.Rollback())
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	s.cache.changed(ctx, in.ShopID, changed)
 	if sv != nil {
 		s.pub.Publish(ctx, sv.Unwrap())
 	}
 	return v.Unwrap(), nil
+}
+
+// createDetail is a new voucher as the audit describes it.
+func createDetail(in CreateInput) string {
+	d := fmt.Sprintf("%q payValue %d actualValue %d", in.Title, in.PayValue, in.ActualValue)
+	if in.PerUserLimit != nil {
+		d += fmt.Sprintf(" perUserLimit %d", *in.PerUserLimit)
+	}
+	if sk := in.Seckill; sk != nil {
+		d += fmt.Sprintf(" flash sale stock %d %s..%s", sk.Stock, sk.BeginTime.UTC().Format(time.RFC3339), sk.EndTime.UTC().Format(time.RFC3339))
+	}
+	return d
 }
 
 func create(ctx context.Context, tx *ent.Tx, in CreateInput) (*ent.Voucher, *ent.SeckillVoucher, error) {
@@ -144,6 +201,10 @@ func create(ctx context.Context, tx *ent.Tx, in CreateInput) (*ent.Voucher, *ent
 		SetNillableSubTitle(in.SubTitle).SetNillableRules(in.Rules).
 		SetPayValue(in.PayValue).SetActualValue(in.ActualValue).
 		SetType(typ).SetStatus(statusOn).Save(ctx)
+	if err == nil && in.PerUserLimit != nil {
+		err = tx.VoucherLimit.Create().SetID(v.ID).SetPerUser(*in.PerUserLimit).Exec(ctx)
+		v.PerUserLimit, v.LimitRead = in.PerUserLimit, true
+	}
 	if err != nil || in.Seckill == nil {
 		return v, nil, err
 	}
@@ -176,11 +237,25 @@ func (s *Service) ByShop(ctx context.Context, shopID int64) ([]*ent.Voucher, err
 // number: out[i] are the vouchers of shopIDs[i]. It also returns the sales of
 // the flash-sale vouchers among them (which it reads to leave out ended sales),
 // so a caller can keep them for Seckill.
+//
+// The vouchers of one shop (a shop page) come from the cache when the
+// service has one; lists of shops read MySQL, in the two statements.
 func (s *Service) ByShops(ctx context.Context, shopIDs []int64) (out [][]*ent.Voucher, sales []*ent.SeckillVoucher, err error) {
+	if s.cache != nil && len(shopIDs) == 1 {
+		return s.cache.byShop(ctx, shopIDs[0])
+	}
+	return s.byShops(ctx, shopIDs)
+}
+
+// byShops is ByShops from MySQL.
+func (s *Service) byShops(ctx context.Context, shopIDs []int64) (out [][]*ent.Voucher, sales []*ent.SeckillVoucher, err error) {
 	out = make([][]*ent.Voucher, len(shopIDs))
 	vs, err := s.db.Voucher.Query().Where(entvoucher.ShopIDIn(shopIDs...), entvoucher.Status(statusOn)).
 		Order(ent.Asc(entvoucher.FieldID)).All(ctx)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.readLimits(ctx, vs); err != nil {
 		return nil, nil, err
 	}
 	var ids []int64

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench-http: the built server under production settings on real MariaDB
-# and Redis, loaded by wrk (closed loop) and k6 (open loop) from separate
+# and Redis, loaded by wrk (closed loop) and scripts/load/loadgen (open loop,
+# our Go load generator: k6 is AGPL-licensed) from separate
 # processes, alternated in the same run with the yardsticks: bare Redis
 # (redis-benchmark EVALSHA of the admission script / GET of the cached shop)
 # and a minimal Go net/http server answering the same bytes. Prints one line
@@ -9,7 +10,11 @@
 # Env: BENCH_DURATION (10s), BENCH_RUNS (3), BENCH_SESSIONS (100000),
 # BENCH_CONNS (50), BENCH_MYSQL (root@tcp(127.0.0.1:3306)/), BENCH_DB
 # (hmdp_bench, dropped and re-created), BENCH_REDIS (127.0.0.1:6379),
-# BENCH_PREFIX (bench: , its keys are deleted first), BENCH_OUT (bench-out).
+# BENCH_PREFIX (bench: , its keys are deleted first), BENCH_OUT (bench-out),
+# BENCH_PROFILE (0; 1: the server's CPU and allocation profiles of each of its
+# measurements in the first run, $BENCH_OUT/prof-NAME.cpu.pb.gz and
+# .allocs.pb.gz, through HMDP_PPROF_ADDR on 127.0.0.1:18082; read them with
+# `go tool pprof -top bench-out/hmdp bench-out/prof-NAME.cpu.pb.gz`).
 # Short check: BENCH_DURATION=3s BENCH_RUNS=1 BENCH_SESSIONS=5000 make bench-http
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,17 +36,23 @@ RPORT=${REDIS##*:}
 for tool in wrk redis-benchmark redis-cli mysql curl; do
   command -v $tool >/dev/null || { echo "bench-http needs $tool" >&2; exit 1; }
 done
-K6=$(command -v k6 || echo "$(go env GOPATH)/bin/k6")
-[ -x "$K6" ] || { echo "bench-http needs k6: go install go.k6.io/k6@v1.8.1" >&2; exit 1; }
 mkdir -p "$OUT"
 rm -f "$OUT"/results.txt
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# At exit the processes stop and the run's Redis keys go (100 000 sessions
+# left in a shared Redis slow every SCAN of the tests that run there later);
+# BENCH_KEEP=1 keeps them for a look.
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  [ "${BENCH_KEEP:-0}" = 1 ] || redis-cli -h "$RHOST" -p "$RPORT" --scan --pattern "$PREFIX*" | xargs -r -n 1000 redis-cli -h "$RHOST" -p "$RPORT" DEL >/dev/null
+}
 trap cleanup EXIT
 
 echo "== build"
 go build -o "$OUT/hmdp" ./server
 go build -o "$OUT/baseline" ./scripts/bench/baseline
+go build -o "$OUT/loadgen" ./scripts/load/loadgen
+go build -o "$OUT/appops" ./scripts/bench/appops
 
 echo "== fresh back ends: database $DB, Redis keys $PREFIX*"
 myuser=${MYSQL%%@*}; myuser=${myuser%%:*}
@@ -53,6 +64,12 @@ redis-cli -h "$RHOST" -p "$RPORT" --scan --pattern "$PREFIX*" | xargs -r -n 1000
 export HMDP_ENV=production HMDP_SMS_SENDER=log HMDP_LOG_LEVEL=info HMDP_RATE_LIMITS=on
 export HMDP_MYSQL_DSN="${MYSQL}${DB}" HMDP_REDIS_ADDR=$REDIS HMDP_REDIS_PREFIX=$PREFIX
 export HMDP_ADDR=127.0.0.1:$PORT HMDP_ADMIN_PHONES=$ADMIN HMDP_SEED=true HMDP_SESSION_TTL=4h
+PPROF=127.0.0.1:18082
+[ "${BENCH_PROFILE:-0}" = 1 ] && export HMDP_PPROF_ADDR=$PPROF
+# Production refuses the payment sandbox's development key; nothing is paid here,
+# so a throw-away key of the run does.
+HMDP_PAY_PUBLIC_KEY=$(openssl genpkey -algorithm ed25519 | openssl pkey -pubout -outform DER | tail -c 32 | base64)
+export HMDP_PAY_PUBLIC_KEY
 
 echo "== sessions: 1 admin, $SESSIONS users (seed-sessions, as a login does)"
 "$OUT/hmdp" seed-sessions -n 1 -first $ADMIN -out "$OUT/admin.txt" >"$OUT/seed.log" 2>&1
@@ -80,16 +97,36 @@ voucher() {
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 CLK=$(getconf CLK_TCK)
 
+# The back ends' processes, for their CPU per request (0 when not local).
+MYSQLD=$(pgrep -x mariadbd || pgrep -x mysqld || echo 0)
+REDISD=$(pgrep -f "redis-server .*:$RPORT" | head -1 || true)
+REDISD=${REDISD:-0}
+ticks() { if [ "$1" = 0 ]; then echo 0; else cpu_ticks "$1"; fi; }
+
 # wrk_run NAME PID URL SCRIPT ARGS...: one closed-loop measurement; CPU of PID
-# (the server measured) per request.
+# (the server measured), of MariaDB and of Redis per request.
 wrk_run() {
   local name=$1 pid=$2 url=$3 script=$4; shift 4
-  local before after line reqs
-  before=$(cpu_ticks "$pid")
+  local before after mb ma rb ra line reqs prof=""
+  if [ "${BENCH_PROFILE:-0}" = 1 ] && [ "$pid" = "$SERVER" ] && [ ! -e "$OUT/prof-$name.cpu.pb.gz" ]; then
+    # The CPU profile covers the measurement but its first and last second;
+    # the allocation profile is the difference over the same span.
+    curl -sf "http://$PPROF/debug/pprof/allocs" -o "$OUT/prof-$name.allocs0.pb.gz"
+    (sleep 1; curl -sf "http://$PPROF/debug/pprof/profile?seconds=$((${DUR%s} - 2))" -o "$OUT/prof-$name.cpu.pb.gz") &
+    prof=$!
+  fi
+  before=$(cpu_ticks "$pid"); mb=$(ticks "$MYSQLD"); rb=$(ticks "$REDISD")
   line=$(WRK_THREADS=2 wrk -t2 -c"$CONNS" -d"$DUR" --latency -s "$ROOT/scripts/bench/wrk/$script" "$url" -- "$@" | tee -a "$OUT/wrk.log" | grep '^RESULT')
-  after=$(cpu_ticks "$pid")
+  after=$(cpu_ticks "$pid"); ma=$(ticks "$MYSQLD"); ra=$(ticks "$REDISD")
+  if [ -n "$prof" ]; then
+    wait "$prof" || true
+    curl -sf "http://$PPROF/debug/pprof/allocs" -o "$OUT/prof-$name.allocs1.pb.gz" &&
+      go tool pprof -proto -base "$OUT/prof-$name.allocs0.pb.gz" "$OUT/prof-$name.allocs1.pb.gz" >"$OUT/prof-$name.allocs.pb.gz" 2>/dev/null || true
+    rm -f "$OUT/prof-$name.allocs0.pb.gz" "$OUT/prof-$name.allocs1.pb.gz"
+  fi
   reqs=$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$line")
-  echo "$name ${line#RESULT } cpu_us=$(((after - before) * 1000000 / CLK / (reqs > 0 ? reqs : 1)))" | tee -a "$OUT/results.txt"
+  reqs=$((reqs > 0 ? reqs : 1))
+  echo "$name ${line#RESULT } cpu_us=$(((after - before) * 1000000 / CLK / reqs)) mysql_us=$(((ma - mb) * 1000000 / CLK / reqs)) redis_us=$(((ra - rb) * 1000000 / CLK / reqs))" | tee -a "$OUT/results.txt"
 }
 # redis_run NAME ARGS...: redis-benchmark of one command, 50 clients.
 redis_run() {
@@ -132,16 +169,75 @@ echo "shop:     $(cat "$OUT/shop.json")"
 echo "shop key: $SHOPKEY"
 [ -n "$SHOPKEY" ] || { echo "the shop is not in the Redis cache" >&2; exit 1; }
 
+# The web app's pages as it sends them (scripts/bench/appops reads the
+# operations from its generated client): the shop page is Shop + ShopBlogs +
+# ShopReviews, and MyOrders for a logged-in viewer; home is Home + HotBlogs.
+op() { # op NAME [VARIABLES]: the app's request body for operation NAME
+  local vars=${2:-}
+  [ -n "$vars" ] || vars='{}'
+  "$OUT/appops" -root "$ROOT" -op "$1" -vars "$vars" >"$OUT/op-$1.json"
+}
+op Shop '{"id":"1"}'
+op ShopBlogs '{"shopId":"1","orderBy":"NEWEST"}'
+op ShopReviews '{"shopId":"1","orderBy":"NEWEST"}'
+op MyOrders '{"shopId":"1"}'
+op Home
+op HotBlogs
+for o in Shop ShopBlogs ShopReviews Home HotBlogs; do
+  curl -sf -H 'Content-Type: application/json' --data @"$OUT/op-$o.json" "$URL" >"$OUT/ans-$o.json"
+  grep -q '"errors"' "$OUT/ans-$o.json" && { echo "$o answered errors: $(head -c 300 "$OUT/ans-$o.json")" >&2; exit 1; }
+done
+curl -sf -H 'Content-Type: application/json' -H "Authorization: Bearer $tok1" --data @"$OUT/op-MyOrders.json" "$URL" >"$OUT/ans-MyOrders.json"
+SHOP_PAGE=("$OUT/op-Shop.json" "$OUT/op-ShopBlogs.json" "$OUT/op-ShopReviews.json")
+HOME_PAGE=("$OUT/op-Home.json" "$OUT/op-HotBlogs.json")
+page_baseline() { # the yardstick answering each of the pages' operations with the server's bytes
+  [ -n "${BASE:-}" ] && kill "$BASE" 2>/dev/null && wait "$BASE" 2>/dev/null || true
+  "$OUT/baseline" -addr "127.0.0.1:$BPORT" $(for o in Shop ShopBlogs ShopReviews MyOrders Home HotBlogs; do echo "-op $o=$OUT/ans-$o.json"; done) &
+  BASE=$!
+  PIDS+=($BASE)
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$BPORT/" && break; sleep 0.1; done
+}
+
+# drain waits until the consumers have persisted the sales' orders (the
+# order count holds for 2 s): the previous run's purchases would otherwise be
+# written to MySQL during the next measurements and counted as theirs.
+drain() {
+  local before now=-1
+  while :; do
+    before=$now
+    now=$(mysql -u"$myuser" -h"${myaddr%:*}" -P"${myaddr##*:}" -N -e "SELECT COUNT(*) FROM $DB.tb_voucher_order")
+    [ "$now" = "$before" ] && return
+    sleep 2
+  done
+}
+
 for run in $(seq "$RUNS"); do
   echo "== run $run/$RUNS ($DUR each, $CONNS connections)"
+  drain
+  # The app's pages (requests/s over requests per page = pages/s).
+  sleep 6
+  wrk_run page_shop_anon_server "$SERVER" "$URL" page.lua - "${SHOP_PAGE[@]}"
+  wrk_run page_shop_user_server "$SERVER" "$URL" page.lua "$OUT/tokens.txt" "${SHOP_PAGE[@]}" "$OUT/op-MyOrders.json"
+  wrk_run page_home_anon_server "$SERVER" "$URL" page.lua - "${HOME_PAGE[@]}"
+  wrk_run page_home_user_server "$SERVER" "$URL" page.lua "$OUT/tokens.txt" "${HOME_PAGE[@]}"
+  page_baseline
+  wrk_run page_shop_anon_nethttp "$BASE" "$BURL" page.lua - "${SHOP_PAGE[@]}"
+  wrk_run page_home_anon_nethttp "$BASE" "$BURL" page.lua - "${HOME_PAGE[@]}"
+  # The purchase as the app sends it (the Seckill operation; a token first
+  # only when the server asks for one, which it does not by default).
+  PV=$(voucher 100000000)
+  "$OUT/appops" -root "$ROOT" -op Seckill -vars '{"voucherId":"'"$PV"'"}' >"$OUT/op-Seckill.json"
+  wrk_run purchase_app_server "$SERVER" "$URL" page.lua "$OUT/tokens.txt" "$OUT/op-Seckill.json"
   # Admission accepted: a fresh voucher per run, so every session makes one attempt on it.
   V=$(voucher 100000000)
+  drain
   sleep 6 # past the session cache TTL: sessions are read from Redis again
   wrk_run seckill_ok_server "$SERVER" "$URL" seckill.lua "$OUT/tokens.txt" "$V" '"orderId"'
   baseline "$OUT/accepted.json"
   wrk_run seckill_ok_nethttp "$BASE" "$BURL" seckill.lua "$OUT/tokens.txt" "$V" '"orderId"'
   redis_run seckill_ok_evalsha 500000 -r 100000000 EVALSHA "$SHA" 4 $(rkeys 1) __rand_int__ 1 1 200 5
   # Sold out.
+  drain
   sleep 6
   wrk_run seckill_soldout_server "$SERVER" "$URL" seckill.lua "$OUT/tokens.txt" "$SOLD" OUT_OF_STOCK
   baseline "$OUT/soldout.json"
@@ -158,7 +254,7 @@ for run in $(seq "$RUNS"); do
     u=$URL pid=$SERVER
     [ $target = nethttp ] && u=$BURL pid=$BASE
     before=$(cpu_ticks "$pid")
-    line=$(URL=$u RATE=$((peak * 7 / 10)) DURATION=$DUR SHOP_ID=1 "$K6" run -q --no-color "$ROOT/scripts/bench/k6/open.js" 2>>"$OUT/k6.log" | grep '^RESULT')
+    line=$("$OUT/loadgen" open -url "$u" -rate $((peak * 7 / 10)) -duration "$DUR" -shop-id 1 2>>"$OUT/loadgen.log" | grep '^RESULT')
     after=$(cpu_ticks "$pid")
     echo "shop_open70_$target rate=$((peak * 7 / 10)) ${line#RESULT }" | tee -a "$OUT/results.txt"
   done
@@ -176,9 +272,15 @@ awk -v OFS=' ' '
     return (c%2) ? a[(c+1)/2] : (a[c/2]+a[c/2+1])/2
   }
   END {
-    split("seckill_ok_server seckill_ok_nethttp seckill_ok_evalsha seckill_soldout_server seckill_soldout_nethttp seckill_soldout_evalsha shop_server shop_nethttp shop_get shop_open70_server shop_open70_nethttp", order, " ")
+    split("page_shop_anon_server page_shop_anon_nethttp page_shop_user_server page_home_anon_server page_home_anon_nethttp page_home_user_server purchase_app_server seckill_ok_server seckill_ok_nethttp seckill_ok_evalsha seckill_soldout_server seckill_soldout_nethttp seckill_soldout_evalsha shop_server shop_nethttp shop_get shop_open70_server shop_open70_nethttp", order, " ")
     for (o=1; o in order; o++) { nm=order[o]; if (!(nm in names)) continue
-      printf "%-26s rps=%s p50_us=%s p99_us=%s cpu_us=%s\n", nm, med(nm,"rps"), med(nm,"p50_us"), med(nm,"p99_us"), med(nm,"cpu_us") }
+      printf "%-26s rps=%s p50_us=%s p99_us=%s cpu_us=%s mysql_us=%s redis_us=%s\n", nm, med(nm,"rps"), med(nm,"p50_us"), med(nm,"p99_us"), med(nm,"cpu_us"), med(nm,"mysql_us"), med(nm,"redis_us") }
+    printf "pages/s (requests/s over requests per page): shop anonymous %.0f, shop logged in %.0f, home anonymous %.0f, home logged in %.0f; net/http: shop %.0f, home %.0f\n",
+      med("page_shop_anon_server","rps")/3, med("page_shop_user_server","rps")/4, med("page_home_anon_server","rps")/2, med("page_home_user_server","rps")/2,
+      med("page_shop_anon_nethttp","rps")/3, med("page_home_anon_nethttp","rps")/2
+    printf "page ratios to net/http: shop anonymous %.2f, home anonymous %.2f; p99 shop %.2f\n",
+      med("page_shop_anon_server","rps")/med("page_shop_anon_nethttp","rps"), med("page_home_anon_server","rps")/med("page_home_anon_nethttp","rps"),
+      med("page_shop_anon_server","p99_us")/med("page_shop_anon_nethttp","p99_us")
     printf "ratios: accepted/nethttp=%.2f accepted/evalsha=%.2f soldout/evalsha=%.2f shop/nethttp=%.2f shop_p99/nethttp_p99=%.2f\n",
       med("seckill_ok_server","rps")/med("seckill_ok_nethttp","rps"), med("seckill_ok_server","rps")/med("seckill_ok_evalsha","rps"),
       med("seckill_soldout_server","rps")/med("seckill_soldout_evalsha","rps"), med("shop_server","rps")/med("shop_nethttp","rps"),

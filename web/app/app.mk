@@ -27,7 +27,7 @@ APP_SOURCES    = $(shell find $(APP_DIR)/src $(APP_DIR)/public -type f 2>/dev/nu
                  $(APP_DIR)/index.html $(APP_DIR)/vite.config.ts $(APP_DIR)/package-lock.json
 CHROMIUM      ?= /usr/bin/chromium
 
-.PHONY: app-assets web-dev test-web
+.PHONY: app-assets web-dev test-web test-web-e2e
 
 ifneq ($(shell command -v $(NPM) 2>/dev/null),)
 
@@ -48,20 +48,27 @@ web-dev: $(APP_NPM_STAMP)
 
 # web/app/playwright.config.ts starts this binary (e2e/global-setup.ts): a
 # free port, a fresh temp data dir, the embedded SQLite and Redis; the tests
-# read the login codes from its stdout.
+# read the login codes from its stdout. It pays through the sandbox payment
+# provider (bin/paysandbox), started on another free port.
 test-web: app-assets
-	$(GO) build -o bin/hmdp-web-test ./server
 	# The operations must still match the schema (graph/*.graphqls) and type-check.
 	cd $(APP_DIR) && $(NPM) run --silent check
 	cd $(APP_DIR) && $(NPM) run --silent size && $(NPM) test --silent
-	cd $(APP_DIR) && HMDP_BIN=$(CURDIR)/bin/hmdp-web-test CHROMIUM=$(CHROMIUM) $(NPM) run e2e
+	$(MAKE) --no-print-directory test-web-e2e
+
+# test-web-e2e: only the Playwright tests (CI runs them a second time on the
+# real back ends, E2E_MYSQL_DSN and E2E_REDIS_ADDR, without the checks above).
+test-web-e2e: app-assets
+	$(GO) build -o bin/hmdp-web-test ./server
+	$(GO) build -o bin/paysandbox ./cmd/paysandbox
+	cd $(APP_DIR) && HMDP_BIN=$(CURDIR)/bin/hmdp-web-test PAYSANDBOX_BIN=$(CURDIR)/bin/paysandbox CHROMIUM=$(CHROMIUM) $(NPM) run e2e
 
 else
 
 app-assets:
 	@echo "app-assets: npm not found; /app/ will say how to build the web app"
 
-web-dev test-web:
+web-dev test-web test-web-e2e:
 	@echo "$@: needs npm (Node.js 20 or newer)"; exit 1
 
 endif

@@ -131,3 +131,92 @@ func (r *CancelReason) UnmarshalGQL(v any) error {
 	}
 	return fmt.Errorf("%v is not a CancelReason", v)
 }
+
+// PaymentStatus is hmdp_pay_attempt.status (GraphQL PaymentStatus): where one
+// payment attempt of an order stands with the payment provider.
+type PaymentStatus int
+
+// The payment statuses; 0 is never stored. PAYING -> PAID on the provider's
+// pay notify (or CLOSED on its close notify; a CLOSED attempt the provider
+// still charged becomes PAID); PAID -> REFUNDING when a refund is asked for
+// (by the buyer, or automatically for money taken for an order that was no
+// longer unpaid); REFUNDING -> REFUNDED on the provider's refund notify.
+const (
+	PaymentPaying PaymentStatus = 1 + iota
+	PaymentPaid
+	PaymentClosed
+	PaymentRefunding
+	PaymentRefunded
+)
+
+var paymentStatusNames = [...]string{PaymentPaying: "PAYING", PaymentPaid: "PAID", PaymentClosed: "CLOSED",
+	PaymentRefunding: "REFUNDING", PaymentRefunded: "REFUNDED"}
+
+// Valid reports whether p is one of the stored values.
+func (p PaymentStatus) Valid() bool { return p >= PaymentPaying && p <= PaymentRefunded }
+
+// Charged reports whether the provider took the attempt's money (it may have
+// paid it back since).
+func (p PaymentStatus) Charged() bool {
+	return p == PaymentPaid || p == PaymentRefunding || p == PaymentRefunded
+}
+
+// String is the GraphQL name ("PAYING").
+func (p PaymentStatus) String() string {
+	if !p.Valid() {
+		return "PaymentStatus(" + strconv.Itoa(int(p)) + ")"
+	}
+	return paymentStatusNames[p]
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (p PaymentStatus) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(p.String())) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (p *PaymentStatus) UnmarshalGQL(v any) error {
+	str, _ := v.(string)
+	for i, name := range paymentStatusNames {
+		if i > 0 && name == str {
+			*p = PaymentStatus(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%v is not a PaymentStatus", v)
+}
+
+// SaleState is where a flash sale stands for a buyer (GraphQL SaleState),
+// from its Redis state and the clock; it is never stored.
+type SaleState int
+
+// The states in the order a sale passes through them.
+const (
+	SaleUpcoming SaleState = iota
+	SaleOnSale
+	SaleSoldOut
+	SaleEnded
+)
+
+var saleStateNames = [...]string{"UPCOMING", "ON_SALE", "SOLD_OUT", "ENDED"}
+
+// String is the GraphQL name ("ON_SALE").
+func (s SaleState) String() string {
+	if s < 0 || int(s) >= len(saleStateNames) {
+		return "SaleState(" + strconv.Itoa(int(s)) + ")"
+	}
+	return saleStateNames[s]
+}
+
+// MarshalGQL writes the GraphQL enum value.
+func (s SaleState) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(s.String())) }
+
+// UnmarshalGQL reads a GraphQL enum value.
+func (s *SaleState) UnmarshalGQL(v any) error {
+	str, _ := v.(string)
+	for i, name := range saleStateNames {
+		if name == str {
+			*s = SaleState(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%v is not a SaleState", v)
+}

@@ -37,4 +37,32 @@ function M.counter(want)
   end
 end
 
+-- counter_clean returns a response callback counting 200 answers without
+-- GraphQL errors as ok.
+function M.counter_clean()
+  ok, other, sample = 0, 0, ""
+  return function(status, headers, body)
+    if status == 200 and not body:find('"errors"', 1, true) then
+      ok = ok + 1
+    else
+      other = other + 1
+      if sample == "" then sample = tostring(status) .. " " .. body:sub(1, 200) end
+    end
+  end
+end
+
+-- tokens returns this thread's share of a tokens file (lines "token phone",
+-- made by hmdp seed-sessions): thread i of WRK_THREADS takes lines i, i+n, ...
+function M.tokens(path, thread)
+  local nthreads = tonumber(os.getenv("WRK_THREADS") or "2")
+  local out, n = {}, 0
+  for line in io.lines(path) do
+    if n % nthreads == thread then
+      table.insert(out, (line:match("^(%S+)")))
+    end
+    n = n + 1
+  end
+  return out
+end
+
 return M

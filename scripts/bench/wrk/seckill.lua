@@ -10,14 +10,7 @@ setup, done = common.setup, common.done
 local tokens, pos, body, want = {}, 0, nil, nil
 
 function init(args)
-  local nthreads = tonumber(os.getenv("WRK_THREADS") or "2")
-  local n = 0
-  for line in io.lines(args[1]) do
-    if n % nthreads == id then
-      table.insert(tokens, (line:match("^(%S+)")))
-    end
-    n = n + 1
-  end
+  tokens = common.tokens(args[1], id)
   body = '{"query":"mutation($v:ID!){seckillVoucher(voucherId:$v){orderId status}}","variables":{"v":"' .. args[2] .. '"}}'
   response = common.counter(args[3] or '"orderId"')
 end

@@ -1,7 +1,9 @@
-import { test as base, expect, type Page, type BrowserContext, type TestInfo } from '@playwright/test'
+import { test as base, expect, type Page, type BrowserContext, type TestInfo, type Locator } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { readFileSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import type { ErrorCode } from '../src/gql/errorCode'
+import { ADMIN_PHONE } from './global-setup'
 
 export const baseURL = (): string => {
   const b = process.env.E2E_BASE_URL
@@ -38,18 +40,19 @@ export async function readCode(phone: string, after = 0): Promise<string> {
   throw new Error(`no code for ${phone} in the server log`)
 }
 
-function logLines(): number {
+/** logLines counts the server log's lines: pass it to readCode to read only codes sent after it. */
+export function logLines(): number {
   return readFileSync(process.env.E2E_LOG!, 'utf8').split('\n').length - 1
 }
 
 /** gql sends one GraphQL request to the server (test set-up outside the browser). */
-export async function gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }> {
+export async function gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<{ data?: T; errors?: { message: string; extensions?: { code?: ErrorCode } }[] }> {
   const r = await fetch(baseURL() + '/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   })
-  return (await r.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] }
+  return (await r.json()) as { data?: T; errors?: { message: string; extensions?: { code?: ErrorCode } }[] }
 }
 
 /** apiLogin logs a phone in through the API (code from the log) and returns the token. */
@@ -61,6 +64,39 @@ export async function apiLogin(phone = newPhone()): Promise<string> {
   const r = await gql<{ login: { token: string } }>('mutation($p: String!, $c: String) { login(phone: $p, code: $c) { token } }', { p: phone, c: code })
   if (!r.data) throw new Error(JSON.stringify(r.errors))
   return r.data.login.token
+}
+
+// One admin login for the run (global-setup's E2E_ADMIN_TOKEN), else one per
+// worker: codes are limited to one a minute per phone.
+let adminToken: Promise<string> | null = null
+export const adminLogin = (): Promise<string> => (adminToken ??= process.env.E2E_ADMIN_TOKEN ? Promise.resolve(process.env.E2E_ADMIN_TOKEN) : apiLogin(ADMIN_PHONE))
+
+/** createFlashSale makes a flash-sale voucher of a shop as the admin (skips the test on a server without the admin phone). */
+export async function createFlashSale(admin: string, shopId: string, title: string, stock: number, beginInMs: number): Promise<string> {
+  const now = Date.now()
+  const r = await gql<{ createVoucher: { id: string } }>(`mutation($in: CreateVoucherInput!) { createVoucher(input: $in) { id } }`, {
+    in: {
+      shopId, title, payValue: 990, actualValue: 2000,
+      seckill: { stock, beginTime: new Date(now + beginInMs).toISOString(), endTime: new Date(now + 3_600_000 * 2).toISOString() },
+    },
+  }, admin)
+  if (r.errors?.[0]?.extensions?.code === 'FORBIDDEN') base.skip(true, 'the server under test has no admin phone ' + ADMIN_PHONE)
+  expect(r.errors).toBeUndefined()
+  return r.data!.createVoucher.id
+}
+
+/**
+ * payOnProvider clicks the order's pay button, which opens the payment
+ * provider's pay page in a new tab, clicks 支付 (pay) or 取消 (cancel) there and
+ * closes that tab; the app's page stays as it was.
+ */
+export async function payOnProvider(page: Page, order: Locator, action: '支付' | '取消', button = 'Pay'): Promise<void> {
+  const [pay] = await Promise.all([page.waitForEvent('popup'), order.getByRole('button', { name: button, exact: true }).click()])
+  await pay.waitForURL(/\/pay\//)
+  await expect(pay.getByRole('heading', { name: /支付沙箱/ })).toBeVisible()
+  await pay.getByRole('button', { name: action }).click()
+  await expect(pay.getByText(action === '支付' ? '状态: PAID' : '状态: CLOSED')).toBeVisible()
+  await pay.close()
 }
 
 /** login logs in through the login page and returns the phone. */
@@ -86,15 +122,21 @@ export async function watch(context: BrowserContext) {
   const offOrigin: string[] = []
   const origin = new URL(baseURL()).origin
   const wsOrigin = origin.replace(/^http/, 'ws')
+  // The payment provider's pay page (the sandbox global-setup starts) is the one other host the app sends buyers to.
+  const payOrigin = process.env.E2E_PAY_URL ? new URL(process.env.E2E_PAY_URL).origin : null
   await context.route('**/*', (route) => {
     const url = route.request().url()
     if (url.startsWith(origin + '/') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue()
+    if (payOrigin && url.startsWith(payOrigin + '/')) return route.continue()
     offOrigin.push(url)
     return route.abort('blockedbyclient')
   })
   const attach = (page: Page) => {
     page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`)
+      // A page the server answers 404 on purpose (an unknown /app/ path shows
+      // the app's not-found page): Chromium logs the document's own status.
+      const own404 = m.location().url === page.url() && /status of 404/.test(m.text())
+      if (m.type() === 'error' && !own404) problems.push(`console error on ${page.url()}: ${m.text()}`)
     })
     page.on('pageerror', (e) => problems.push(`page error on ${page.url()}: ${e.message}`))
     page.on('websocket', (ws) => {
@@ -133,8 +175,21 @@ export async function audit(page: Page, name: string, info: TestInfo): Promise<v
   await info.attach(name, { path: resolve(SHOTS, `${name}.png`), contentType: 'image/png' })
 }
 
+/**
+ * clientAddress is a test's own client address, sent as X-Forwarded-For (the
+ * server trusts loopback as its proxy in these runs: global-setup): each test
+ * is a different visitor, as people are, so the suite's many logins do not
+ * add up against the per-address limits (30 login codes an hour) of one.
+ */
+function clientAddress(testId: string, retry: number): string {
+  let h = 2166136261
+  for (const ch of `${testId}/${retry}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0
+  return `10.${(h >>> 16) & 255}.${(h >>> 8) & 255}.${(h & 255) || 1}`
+}
+
 export const test = base.extend<{ guard: Awaited<ReturnType<typeof watch>> }>({
   baseURL: async ({}, use) => use(baseURL()),
+  extraHTTPHeaders: async ({}, use, info) => use({ 'X-Forwarded-For': clientAddress(info.testId, info.retry) }),
   guard: [
     async ({ context }, use) => {
       const g = await watch(context)

@@ -22,7 +22,9 @@ test.describe('far from every shop', () => {
 
   test('falls back to the demo city centre', async ({ page }) => {
     await page.goto('/app/types/2')
-    await expect(page.getByText('No shops of this type near you: showing distances from the demo city centre.')).toBeVisible()
+    await expect(page.getByText('No shops of this type near you: nearest the demo city centre first.')).toBeVisible()
     await expect(page.locator('.shop-card').first()).toBeVisible()
+    // Distances from the demo centre are not the viewer's: none is shown (no "0 m").
+    await expect(page.locator('.shop-card .distance')).toHaveCount(0)
   })
 })

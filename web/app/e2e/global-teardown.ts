@@ -3,8 +3,13 @@ import { STATE } from './global-setup'
 
 export default async function globalTeardown(): Promise<void> {
   if (!existsSync(STATE)) return
-  const { pid, dir } = JSON.parse(readFileSync(STATE, 'utf8')) as { pid: number; dir: string }
+  const { pid, sandboxPid, dir } = JSON.parse(readFileSync(STATE, 'utf8')) as { pid: number; sandboxPid?: number; dir: string }
   rmSync(STATE)
+  try {
+    if (sandboxPid) process.kill(sandboxPid, 'SIGTERM')
+  } catch {
+    /* gone */
+  }
   try {
     process.kill(pid, 'SIGTERM')
   } catch {

@@ -39,7 +39,7 @@ test('pages for visitors', async ({ page }, info) => {
 
   await page.goto('/app/shops/1')
   await expect(page.getByRole('heading', { name: '103茶餐厅', level: 1 })).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Buy' })).toBeVisible()
+  await expect(page.getByRole('article', { name: '100元代金券' }).getByRole('button', { name: 'Buy' })).toBeVisible()
   await expect(page.getByText(/Ends in/)).toBeVisible()
   await audit(page, 'shop', info)
 
@@ -92,10 +92,10 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('button', { name: '抢购' })).toBeVisible()
     await audit(page, 'shop-zh', info)
     await page.getByRole('button', { name: 'English' }).click()
-    await expect(page.getByRole('button', { name: 'Buy' })).toBeVisible()
+    await expect(page.getByRole('article', { name: '100元代金券' }).getByRole('button', { name: 'Buy' })).toBeVisible()
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
     // The choice is kept.
     await page.reload()
-    await expect(page.getByRole('button', { name: 'Buy' })).toBeVisible()
+    await expect(page.getByRole('article', { name: '100元代金券' }).getByRole('button', { name: 'Buy' })).toBeVisible()
   })
 })

@@ -1,7 +1,9 @@
 import { ref } from 'vue'
 import { Client, fetchExchange, subscriptionExchange, mapExchange } from '@urql/core'
-import { createClient as createWSClient, type Client as WSClient } from 'graphql-ws'
+import type { Client as WSClient } from 'graphql-ws'
 import { token, authHeader, onAuthChange, setToken } from './auth'
+import { errorCode } from './errors'
+import { trackedFetch } from './network'
 
 // No document cache: every page asks the server (pages keep their own lists
 // for infinite scroll), so what is shown is always live.
@@ -16,14 +18,27 @@ function wsURL(): string {
   return u.toString()
 }
 
-let ws: WSClient | null = null
+// graphql-ws is loaded with the first subscription, not with the app: most
+// first visits (Home, a type's list) never open one, and the shop page's
+// live stock can wait until the page has been shown and the browser is
+// idle (at most a second), not to lengthen the tasks that show it.
+let ws: Promise<WSClient> | null = null
+
+function idle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 1000 })
+    else setTimeout(resolve, 0)
+  })
+}
 
 /** wsConnected is true while the subscription socket is acknowledged by the server. */
 export const wsConnected = ref(false)
 
-function socket(): WSClient {
-  if (!ws) {
-    ws = createWSClient({
+function socket(): Promise<WSClient> {
+  if (ws) return ws
+  const mine: Promise<WSClient> = idle().then(async () => {
+    const { createClient } = await import('graphql-ws')
+    const c = createClient({
       url: wsURL(),
       lazy: true,
       lazyCloseTimeout: 3000,
@@ -33,17 +48,22 @@ function socket(): WSClient {
       shouldRetry: (e) => !(e instanceof CloseEvent && e.code === 4403),
       connectionParams: () => (token.value ? { authorization: `Bearer ${token.value}` } : {}),
     })
-    const mine = ws
-    ws.on('connected', () => {
+    c.on('connected', () => {
       if (ws === mine) wsConnected.value = true
     })
-    ws.on('closed', (e) => {
+    c.on('closed', (e) => {
       if (ws !== mine) return
       wsConnected.value = false
       if (e instanceof CloseEvent && e.code === 4403) setToken(null)
     })
-  }
-  return ws
+    return c
+  })
+  // A chunk that did not load (offline) is asked for again by the next subscription.
+  mine.catch(() => {
+    if (ws === mine) ws = null
+  })
+  ws = mine
+  return mine
 }
 
 // A login or logout changes who the socket speaks for: drop it; pages open
@@ -52,7 +72,7 @@ onAuthChange(() => {
   const old = ws
   ws = null
   wsConnected.value = false
-  void old?.dispose()
+  old?.then((c) => c.dispose()).catch(() => {})
 })
 
 export const client = new Client({
@@ -60,12 +80,14 @@ export const client = new Client({
   preferGetMethod: false,
   requestPolicy: 'network-only',
   fetchOptions: () => ({ headers: authHeader() }),
+  // Notes answers the service worker served from its cache (offline).
+  fetch: trackedFetch,
   exchanges: [
     mapExchange({
       onError(error) {
         // A token the server no longer knows (expired or logged out
         // elsewhere): forget it so the app shows the logged-out state.
-        if (token.value !== null && error.graphQLErrors.some((e) => e.extensions?.code === 'UNAUTHENTICATED')) {
+        if (token.value !== null && error.graphQLErrors.some((e) => errorCode(e.extensions) === 'UNAUTHENTICATED')) {
           setToken(null)
         }
       },
@@ -76,8 +98,22 @@ export const client = new Client({
         const input = { ...request, query: request.query || '' }
         return {
           subscribe(sink) {
-            const unsubscribe = socket().subscribe(input, sink)
-            return { unsubscribe }
+            let stop: (() => void) | null = null
+            let stopped = false
+            socket().then(
+              (c) => {
+                if (!stopped) stop = c.subscribe(input, sink)
+              },
+              (e: unknown) => {
+                if (!stopped) sink.error(e)
+              },
+            )
+            return {
+              unsubscribe() {
+                stopped = true
+                stop?.()
+              },
+            }
           },
         }
       },

@@ -1,11 +1,11 @@
 import { ref } from 'vue'
 
-// Which image URLs the app loads. Uploaded images (/images/...) come from
-// the server itself. The demo data also names images on other hosts (shop
-// photos on Dianping/Meituan CDNs, which mostly refuse hot-linking) and paths
-// of the original front end (/imgs/...) that this server does not serve:
-// those show a local placeholder. Images on other hosts load only after the
-// user turns that on (Me page), so by default no request leaves the origin.
+// Which image URLs the app loads. Images under /images/ come from the
+// server itself: uploads, and the demo pictures the server shows for the
+// demo data's shop and post photos (which name Dianping/Meituan CDNs and
+// /imgs/ paths of the original front end). Any other path shows a local
+// placeholder, and images on other hosts load only after the user turns
+// that on (Me page), so by default no request leaves the origin.
 const KEY = 'hmdp.remoteImages'
 
 function load(): boolean {
@@ -40,4 +40,17 @@ export function loadable(src: string | null | undefined): string | null {
     return remoteImages.value ? src.replace(/^http:/i, 'https:') : null
   }
   return null
+}
+
+/** The widths, in pixels, of the server's variants of every /images/ image (docs/API.md). */
+export const VARIANT_WIDTHS = [240, 480, 960] as const
+
+/**
+ * srcsetOf is the srcset of the server's variants of url (WebP to browsers
+ * that take it, by Accept), or null for an image on another host, which has
+ * none.
+ */
+export function srcsetOf(url: string): string | null {
+  if (!url.startsWith('/images/') || url.includes('?')) return null
+  return VARIANT_WIDTHS.map((w) => `${url}?w=${w} ${w}w`).join(', ')
 }

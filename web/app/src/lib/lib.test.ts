@@ -2,14 +2,14 @@ import { describe, expect, it, beforeEach } from 'vitest'
 import { nextTick } from 'vue'
 import { CombinedError } from '@urql/core'
 import { GraphQLError } from 'graphql'
-import { apiError, describe as describeError, errorText } from './errors'
+import { apiError, describe as describeError, errorText, type ErrorCode } from './errors'
 import { loadable, setRemoteImages } from './images'
 import { setLocale, t, formatMoney, formatDistance } from './i18n'
 import { later, statusText } from './orders'
 import { countdown } from './clock'
 import { en, zh } from './messages'
 
-function gqlError(message: string, extensions: Record<string, unknown>) {
+function gqlError(message: string, extensions: { code: ErrorCode; [key: string]: unknown }) {
   return new CombinedError({ graphQLErrors: [new GraphQLError(message, { extensions })] })
 }
 
@@ -26,13 +26,14 @@ describe('errors in words', () => {
     )
   })
   it('names the flash-sale outcomes', () => {
-    for (const [code, text] of [
+    const outcomes: [ErrorCode, string][] = [
       ['OUT_OF_STOCK', 'Sold out.'],
       ['ALREADY_ORDERED', 'You already have an order for this voucher (one per customer).'],
       ['SALE_NOT_STARTED', 'The sale has not started yet.'],
       ['SALE_ENDED', 'The sale has ended.'],
       ['UNAVAILABLE', 'The server could not confirm your attempt in time. Check My orders before trying again.'],
-    ]) {
+    ]
+    for (const [code, text] of outcomes) {
       expect(errorText(gqlError('x', { code }))).toBe(text)
     }
   })
@@ -40,6 +41,22 @@ describe('errors in words', () => {
     const e = apiError(gqlError('input.title: must not be empty', { code: 'BAD_USER_INPUT', field: 'input.title' }))
     expect(e).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.title' })
     expect(describeError(e)).toBe('Invalid input.title: input.title: must not be empty')
+  })
+  it('says what confirms a new password (updateProfile)', () => {
+    const bad = (field: string, message: string) => errorText(gqlError(message, { code: 'BAD_USER_INPUT', field }))
+    expect(bad('input.code', 'setting the first password needs a login code sent to the user\'s phone with sendCode')).toBe(
+      'Send a code to your phone and enter it here.',
+    )
+    expect(bad('input.code', 'wrong code')).toBe('Wrong code.')
+    expect(bad('input.code', 'must be the 6 digits sent to the phone')).toBe('Enter the 6 digits of the code.')
+    expect(bad('input.code', 'no valid code for this phone: it expired, was used or was voided; send a new one')).toBe(
+      'This code expired, was used or was not sent to the phone of this account: send a new one.',
+    )
+    expect(bad('input.currentPassword', 'wrong password')).toBe('Wrong current password.')
+    expect(bad('input.currentPassword', 'changing a password needs the current one (or input.code, a login code sent with sendCode)')).toBe(
+      'Enter a code sent to your phone, or your current password.',
+    )
+    expect(bad('input.password', 'must be 8 to 72 bytes')).toBe('A password must be 8 to 72 bytes long (a letter or digit is 1 byte, a Chinese character 3).')
   })
   it('reports network trouble', () => {
     expect(errorText(new CombinedError({ networkError: new Error('Failed to fetch') }))).toBe('Cannot reach the server. Check your connection.')
@@ -98,5 +115,24 @@ describe('orders', () => {
     expect(countdown(3_599_000)).toBe('00:59:59')
     expect(countdown(90_061_000)).toBe('1d 01:01:01')
     expect(countdown(-5)).toBe('00:00:00')
+  })
+})
+
+describe('the server’s day', async () => {
+  const { parseDay, shift, addMonths, daysInMonth, mondayFirst, dateKey } = await import('./serverDay')
+  it('reads the server’s today (SignInStatus.today)', () => {
+    expect(parseDay('2026-11-26')).toEqual({ y: 2026, m: 11, d: 26 })
+    expect(parseDay('2024-02-29')).toEqual({ y: 2024, m: 2, d: 29 })
+    expect(parseDay('2026-02-29')).toBeNull()
+    expect(parseDay('2026-13-01')).toBeNull()
+    expect(parseDay('26-11-2026')).toBeNull()
+    expect(parseDay('')).toBeNull()
+  })
+  it('counts days and months without the device’s zone', () => {
+    expect(shift({ y: 2024, m: 3, d: 1 }, -1)).toEqual({ y: 2024, m: 2, d: 29 })
+    expect(addMonths(2026, 1, -1)).toEqual({ y: 2025, m: 12 })
+    expect(daysInMonth(2026, 2)).toBe(28)
+    expect(mondayFirst(2026, 11)).toBe(6) // 2026-11-01 is a Sunday
+    expect(dateKey({ y: 2026, m: 3, d: 5 })).toBe('2026-03-05')
   })
 })

@@ -44,6 +44,7 @@ export const ShopCard = graphql(`
 
 export const MeQuery = graphql(`
   query Me {
+    viewerIsAdmin
     me {
       ...UserBrief
       followerCount
@@ -125,12 +126,29 @@ export const HotBlogsQuery = graphql(`
   }
 `)
 
+/** A shop card's 券 tag: only the list pages ask for it (the shop page lists the vouchers). */
+export const ShopTag = graphql(`
+  fragment ShopTag on Shop {
+    bestVoucher {
+      label
+      flashSale
+    }
+  }
+`)
+
+export const ShopAreasQuery = graphql(`
+  query ShopAreas($typeId: ID!) {
+    shopAreas(typeId: $typeId)
+  }
+`)
+
 export const ShopsQuery = graphql(`
-  query Shops($typeId: ID!, $near: GeoInput, $first: Int, $after: String) {
-    shops(typeId: $typeId, near: $near, first: $first, after: $after) {
+  query Shops($typeId: ID!, $near: GeoInput, $first: Int, $after: String, $sort: ShopSort, $filter: ShopFilter) {
+    shops(typeId: $typeId, near: $near, first: $first, after: $after, sort: $sort, filter: $filter) {
       edges {
         node {
           ...ShopCard
+          ...ShopTag
         }
       }
       pageInfo {
@@ -151,6 +169,7 @@ export const SearchShopsQuery = graphql(`
       edges {
         node {
           ...ShopCard
+          ...ShopTag
         }
       }
       pageInfo {
@@ -167,6 +186,7 @@ export const ShopQuery = graphql(`
       ...ShopCard
       openHours
       uvToday
+      viewerRating
       type {
         id
         name
@@ -180,6 +200,7 @@ export const ShopQuery = graphql(`
         actualValue
         type
         status
+        maxQuantity
         seckill {
           stock
           beginTime
@@ -187,6 +208,7 @@ export const ShopQuery = graphql(`
         }
       }
     }
+    seckillTokenRequired
   }
 `)
 
@@ -194,9 +216,22 @@ export const OrderFields = graphql(`
   fragment OrderFields on VoucherOrder {
     id
     status
+    quantity
     payType
     createTime
     payTime
+    useTime
+    refundTime
+    payDeadline
+    cancelReason
+    payment {
+      attempt
+      status
+      amount
+      payType
+      payUrl
+      refundAmount
+    }
     voucher {
       id
       title
@@ -236,8 +271,8 @@ export const OrderQuery = graphql(`
 `)
 
 export const MyOrdersQuery = graphql(`
-  query MyOrders($first: Int, $after: String) {
-    myOrders(first: $first, after: $after) {
+  query MyOrders($first: Int, $after: String, $shopId: ID) {
+    myOrders(first: $first, after: $after, shopId: $shopId) {
       edges {
         node {
           ...OrderFields
@@ -263,6 +298,40 @@ export const CancelOrderMutation = graphql(`
   mutation CancelOrder($orderId: ID!) {
     cancelOrder(orderId: $orderId) {
       ...OrderFields
+    }
+  }
+`)
+
+export const RefundOrderMutation = graphql(`
+  mutation RefundOrder($orderId: ID!) {
+    refundOrder(orderId: $orderId) {
+      ...OrderFields
+    }
+  }
+`)
+
+export const SaleUpdatesSubscription = graphql(`
+  subscription SaleUpdates($ids: [ID!]!) {
+    saleUpdates(ids: $ids) {
+      voucherId
+      stock
+      state
+    }
+  }
+`)
+
+export const ShopBlogsQuery = graphql(`
+  query ShopBlogs($shopId: ID!, $orderBy: BlogOrder!, $first: Int, $after: String) {
+    blogsByShop(shopId: $shopId, orderBy: $orderBy, first: $first, after: $after) {
+      edges {
+        node {
+          ...BlogCard
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `)
@@ -410,12 +479,21 @@ export const UserBlogsQuery = graphql(`
   }
 `)
 
+export const SignInFields = graphql(`
+  fragment SignInFields on SignInStatus {
+    today
+    signedToday
+    streak
+    days
+    madeUpDays
+    makeUpsLeft
+  }
+`)
+
 export const SignInStatusQuery = graphql(`
   query SignInStatus($month: String) {
     signInStatus(month: $month) {
-      signedToday
-      streak
-      days
+      ...SignInFields
     }
   }
 `)
@@ -423,9 +501,175 @@ export const SignInStatusQuery = graphql(`
 export const SignInMutation = graphql(`
   mutation SignIn {
     signIn {
-      signedToday
-      streak
-      days
+      ...SignInFields
+    }
+  }
+`)
+
+export const CommentFields = graphql(`
+  fragment CommentFields on Comment {
+    id
+    content
+    liked
+    likedByMe
+    parentId
+    deleted
+    createTime
+    author {
+      ...UserBrief
+    }
+    replyTo {
+      id
+      author {
+        id
+        nickName
+      }
+    }
+  }
+`)
+
+export const CommentsQuery = graphql(`
+  query Comments($blogId: ID!, $first: Int, $after: String) {
+    blog(id: $blogId) {
+      id
+      comments
+      commentList(first: $first, after: $after) {
+        edges {
+          node {
+            ...CommentFields
+            replyCount
+            replies(first: 3) {
+              edges {
+                node {
+                  ...CommentFields
+                }
+              }
+              pageInfo {
+                hasNextPage
+                endCursor
+              }
+            }
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`)
+
+export const RepliesQuery = graphql(`
+  query Replies($id: ID!, $first: Int, $after: String) {
+    comment(id: $id) {
+      id
+      replyCount
+      replies(first: $first, after: $after) {
+        edges {
+          node {
+            ...CommentFields
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`)
+
+export const CommentCountQuery = graphql(`
+  query CommentCount($blogId: ID!) {
+    blog(id: $blogId) {
+      id
+      comments
+    }
+  }
+`)
+
+export const AddCommentMutation = graphql(`
+  mutation AddComment($blogId: ID!, $content: String!, $replyTo: ID) {
+    addComment(blogId: $blogId, content: $content, replyTo: $replyTo) {
+      ...CommentFields
+    }
+  }
+`)
+
+export const DeleteCommentMutation = graphql(`
+  mutation DeleteComment($id: ID!) {
+    deleteComment(id: $id)
+  }
+`)
+
+export const SetCommentLikeMutation = graphql(`
+  mutation SetCommentLike($id: ID!, $liked: Boolean!) {
+    setCommentLike(id: $id, liked: $liked) {
+      id
+      liked
+      likedByMe
+    }
+  }
+`)
+
+export const BlogCommentsSubscription = graphql(`
+  subscription BlogComments($blogId: ID!) {
+    blogComments(blogId: $blogId) {
+      ...CommentFields
+    }
+  }
+`)
+
+export const MakeUpSignInMutation = graphql(`
+  mutation MakeUpSignIn($date: String!) {
+    makeUpSignIn(date: $date) {
+      ...SignInFields
+    }
+  }
+`)
+
+// buyVoucher: a normal voucher's order, UNPAID at once (VoucherBuy).
+export const BuyVoucherMutation = graphql(`
+  mutation BuyVoucher($voucherId: ID!, $quantity: Int!) {
+    buyVoucher(voucherId: $voucherId, quantity: $quantity) {
+      ...OrderFields
+    }
+  }
+`)
+
+export const ShopReviewsQuery = graphql(`
+  query ShopReviews($shopId: ID!, $orderBy: ReviewOrder!, $first: Int, $after: String) {
+    reviewsByShop(shopId: $shopId, orderBy: $orderBy, first: $first, after: $after) {
+      edges {
+        node {
+          id
+          stars
+          blog {
+            id
+            title
+            content
+            createTime
+            author {
+              ...UserBrief
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`)
+
+export const RateShopMutation = graphql(`
+  mutation RateShop($shopId: ID!, $stars: Int!) {
+    rateShop(shopId: $shopId, stars: $stars) {
+      id
+      score
+      comments
     }
   }
 `)

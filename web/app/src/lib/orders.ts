@@ -14,3 +14,8 @@ export function statusText(s: OrderStatus): string {
   const key = ('order.status.' + s) as MessageKey
   return t(key)
 }
+
+/** voucherCode is the order's id in groups of four digits, as the shop reads it out (redeemOrder takes the id). */
+export function voucherCode(id: string): string {
+  return id.replace(/(\d{4})(?=\d)/g, '$1 ')
+}

@@ -1,5 +1,5 @@
 import { authHeader } from './auth'
-import { describe, type ApiError } from './errors'
+import { describe, errorCode, type ApiError } from './errors'
 
 // uploadImage sends one file as a GraphQL multipart request (the upload
 // spec) with XMLHttpRequest, for its upload progress events. The server
@@ -45,7 +45,7 @@ export function uploadImage(file: File, onProgress: (fraction: number) => void):
       const ext = e?.extensions ?? {}
       reject(
         new UploadError({
-          code: typeof ext.code === 'string' ? ext.code : xhr.status === 413 ? 'BAD_USER_INPUT' : 'NETWORK',
+          code: typeof ext.code === 'string' ? errorCode(ext) : xhr.status === 413 ? 'BAD_USER_INPUT' : 'NETWORK',
           message: e?.message ?? `HTTP ${xhr.status}`,
           field: typeof ext.field === 'string' ? ext.field : undefined,
           retryAfterMs: typeof ext.retryAfterMs === 'number' ? ext.retryAfterMs : undefined,

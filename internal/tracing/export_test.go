@@ -1,0 +1,4 @@
+package tracing
+
+// SpanNameOf is spanNameOf, for the tests.
+var SpanNameOf = spanNameOf

@@ -1,0 +1,60 @@
+import { devices, type Locator } from '@playwright/test'
+import { test, expect, login, baseURL, watch, shot, adminLogin, createFlashSale } from './fixtures'
+
+test('the shop page follows each flash sale live: B sees A take the last unit (Sold out) and give it back (Buy), and a sale open', async ({ page, browser }) => {
+  const admin = await adminLogin()
+  await createFlashSale(admin, '10', 'Last one', 1, -60_000)
+  await createFlashSale(admin, '10', 'Opens soon', 3, 6_000)
+
+  // B: not logged in (saleUpdates is for anyone), the shop page open.
+  const ctxB = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
+  const guardB = await watch(ctxB)
+  const b = await ctxB.newPage()
+  await b.goto('/app/shops/10')
+  // Gone should the page load again.
+  await b.evaluate(() => ((window as unknown as { __same: boolean }).__same = true))
+  const lastB = b.getByRole('article', { name: 'Last one' })
+  const soonB = b.getByRole('article', { name: 'Opens soon' })
+  await expect(lastB).toHaveAttribute('data-sale', 'ON_SALE')
+  await expect(lastB.getByText('1 left')).toBeVisible()
+  await expect(lastB.getByRole('button', { name: 'Buy' })).toBeEnabled()
+  await expect(soonB).toHaveAttribute('data-sale', 'UPCOMING')
+  await expect(soonB.getByRole('button', { name: 'Coming soon' })).toBeDisabled()
+
+  // A buys the last unit: B's card flips to Sold out within about a second.
+  await login(page)
+  await page.goto('/app/shops/10')
+  await expect(page.locator('.page.shop')).toHaveAttribute('data-live', 'true')
+  await page.getByRole('article', { name: 'Last one' }).getByRole('button', { name: 'Buy' }).click()
+  const bought = Date.now()
+  const flipped = async (card: Locator, name: string, enabled: boolean) => {
+    const button = card.getByRole('button', { name, exact: true })
+    await expect(button).toBeVisible({ timeout: 3_000 })
+    await (enabled ? expect(button).toBeEnabled() : expect(button).toBeDisabled())
+  }
+  await flipped(lastB, 'Sold out', false)
+  const took = Date.now() - bought
+  await expect(lastB.getByText('0 left')).toBeVisible()
+  await expect(lastB).toHaveAttribute('data-sale', 'SOLD_OUT')
+  test.info().annotations.push({ type: 'sold out seen by B after', description: `${took} ms` })
+  expect(took).toBeLessThan(2_000)
+  await lastB.scrollIntoViewIfNeeded()
+  await shot(b, 'shop-sold-out-live')
+
+  // A cancels the order: the unit is back, B can buy it again.
+  const order = page.getByRole('region', { name: 'Order: Last one' })
+  await expect(order.getByRole('status')).toHaveText('Unpaid', { timeout: 15_000 })
+  await order.getByRole('button', { name: 'Cancel' }).click()
+  await expect(order.getByRole('status')).toHaveText('Cancelled')
+  await flipped(lastB, 'Buy', true)
+  await expect(lastB.getByText('1 left')).toBeVisible()
+
+  // The later sale opens by the clock: Coming soon turns into Buy.
+  await flipped(soonB, 'Buy', true)
+  await expect(soonB).toHaveAttribute('data-sale', 'ON_SALE', { timeout: 3_000 })
+  await expect(soonB.getByText('3 left')).toBeVisible()
+
+  expect(await b.evaluate(() => (window as unknown as { __same?: boolean }).__same), 'B never reloaded').toBe(true)
+  guardB.check()
+  await ctxB.close()
+})
