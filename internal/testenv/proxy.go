@@ -20,7 +20,9 @@ type Proxy struct {
 	holed  atomic.Bool
 	// answersHoled drops only what the server sends (HoleAnswers).
 	answersHoled atomic.Bool
-	delay        atomic.Int64 // nanoseconds each chunk waits before it is forwarded
+	// answersDropped counts the bytes HoleAnswers dropped.
+	answersDropped atomic.Int64
+	delay          atomic.Int64 // nanoseconds each chunk waits before it is forwarded
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -51,6 +53,13 @@ func (p *Proxy) BlackHole() { p.holed.Store(true) }
 // and is done, but its answer never comes back, as when the server dies
 // between its work and its answer.
 func (p *Proxy) HoleAnswers() { p.answersHoled.Store(true) }
+
+// AnswersDropped is how many bytes of answers HoleAnswers has dropped. The
+// hole applies when the proxy reads an answer, not when the server sends
+// it: a test that heals after the server answered waits for the answer to
+// be dropped first, or a proxy slow to read (a loaded machine) forwards it
+// after Heal.
+func (p *Proxy) AnswersDropped() int64 { return p.answersDropped.Load() }
 
 // Heal forwards again both ways (what was dropped stays lost).
 func (p *Proxy) Heal() { p.holed.Store(false); p.answersHoled.Store(false) }
@@ -147,7 +156,11 @@ func (p *Proxy) forward(ctx context.Context, c net.Conn) {
 			buf := make([]byte, 32<<10)
 			for {
 				n, err := src.Read(buf)
-				if n > 0 && !p.holed.Load() && (!answers || !p.answersHoled.Load()) {
+				switch {
+				case n == 0 || p.holed.Load():
+				case answers && p.answersHoled.Load():
+					p.answersDropped.Add(int64(n))
+				default:
 					c := chunk{b: append([]byte(nil), buf[:n]...), due: time.Now().Add(time.Duration(p.delay.Load()))}
 					select {
 					case chunks <- c:

@@ -145,6 +145,9 @@ func TestProxyHoleAnswers(t *testing.T) {
 	if n, err := c.Read(make([]byte, 1)); n != 0 || err == nil {
 		t.Fatalf("an answer came through: %d bytes, %v", n, err)
 	}
+	if d := p.AnswersDropped(); d != 1 {
+		t.Fatalf("AnswersDropped = %d, want the 1 byte echoed", d)
+	}
 	p.Heal()
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := c.Write([]byte{'b'}); err != nil {
