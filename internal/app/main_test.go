@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/hmdp/hmdp/internal/auth"
 )
 
 // No test may leave goroutines behind: websocket connections, subscriptions,
@@ -22,6 +25,10 @@ func TestMain(m *testing.M) {
 	// server (as Run does before it opens anything), not from whichever
 	// test first runs a command that routes them.
 	RouteDriverLogs(slog.Default())
+	// Passwords hashed at bcrypt's least cost: at the default, each login
+	// and password change of these tests costs 0.7 s of CPU under the race
+	// detector. Servers run as processes (the built binary) keep the default.
+	auth.PasswordCost = bcrypt.MinCost
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

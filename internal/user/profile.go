@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/ent/schema/maxlen"
 	entuser "github.com/hmdp/hmdp/ent/user"
@@ -130,7 +128,7 @@ func (s *Service) hashPassword(password *string) ([]byte, error) {
 	if s.sessions == nil {
 		return nil, errors.New("user: password changes need Config.Sessions")
 	}
-	return bcrypt.GenerateFromPassword([]byte(*password), bcrypt.DefaultCost)
+	return auth.HashPassword([]byte(*password))
 }
 
 // writeProfile is UpdateProfile's transaction (step 2): it returns the
