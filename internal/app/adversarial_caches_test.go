@@ -59,7 +59,7 @@ func padding(i, n int) string {
 // headers are kept once (the key holds the content type Accept picks, not
 // the header), and the heap does not grow with them.
 func TestAdversarialResponseCacheAcceptHeaders(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, backend string) {
+	onEmbedded(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend, func(c *config.Config) { c.NearCacheTTL = time.Hour })
 		client := &http.Client{Transport: &http.Transport{}} // over TCP, its connections closed before measuring
 		defer client.CloseIdleConnections()
@@ -145,7 +145,7 @@ func sha256Hex(s string) string {
 // documents by query, persisted queries by hash) are bounded by bytes and
 // keep no query that large. Short persisted queries still work.
 func TestAdversarialPersistedQueries(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, backend string) {
+	onEmbedded(t, func(t *testing.T, backend string) {
 		// The document limits (HMDP_MAX_QUERY_BYTES, HMDP_MAX_BODY_BYTES)
 		// would refuse these queries before any cache sees them: raised, so
 		// that the caches' own bounds are what is tested.

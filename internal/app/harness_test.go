@@ -136,6 +136,19 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, backend string)) {
 	testenv.ForEachKind(t, fn)
 }
 
+// onEmbedded runs fn on the embedded back ends only: for what no back end
+// changes the answer of (the process's own caches under attack), where a
+// second run would add its time again to the suite's serial part (these
+// tests measure the heap, so they cannot run beside others). A run on the
+// real back ends only (HMDP_TEST_BACKENDS=real) skips it.
+func onEmbedded(t *testing.T, fn func(t *testing.T, backend string)) {
+	t.Helper()
+	if !testenv.EmbeddedWanted() {
+		t.Skip("what it tests is the process's own, whatever the back ends: make test runs it on the embedded ones")
+	}
+	t.Run(testenv.Embedded, func(t *testing.T) { fn(t, testenv.Embedded) })
+}
+
 func startServer(t *testing.T, backend string, edit ...func(*config.Config)) *testServer {
 	t.Helper()
 	cfg := testConfig(t, backend)
