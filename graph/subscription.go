@@ -12,6 +12,7 @@ import (
 
 	"github.com/hmdp/hmdp/internal/apperr"
 	"github.com/hmdp/hmdp/internal/auth"
+	"github.com/hmdp/hmdp/internal/edge"
 	"github.com/hmdp/hmdp/internal/pubsub"
 )
 
@@ -68,6 +69,8 @@ func subscriptionEnded(ctx context.Context) func(error) {
 		case errors.Is(err, auth.ErrSessionEnded):
 			reason = "session_ended"
 		}
+		// Its goodbye is on its way: shutdown waits for it (edge.WaitEnded).
+		edge.Ending(ctx)
 		end.mu.Lock()
 		defer end.mu.Unlock()
 		if end.err == nil {

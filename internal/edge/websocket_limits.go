@@ -52,7 +52,36 @@ type WebsocketLimits struct {
 	perAddr map[string]int
 	total   int
 	anon    int
-	running atomic.Int64 // operations on all sockets (WaitIdle)
+	ending  atomic.Int64 // operations ended by the server whose end is not yet told (WaitEnded)
+}
+
+// operation is one admitted websocket operation: whether the server ended it
+// (Ending) and whether it is over (its context ended, after gqlgen wrote what
+// ended it).
+type operation struct {
+	limits *WebsocketLimits
+	mu     sync.Mutex
+	ending bool
+	over   bool
+}
+
+type operationKey struct{}
+
+// Ending records that the server has ended the websocket operation of ctx
+// (a subscription's context, or one derived from it) and that the message
+// saying why is on its way to the client: WaitEnded waits for it. Nothing
+// happens for a context of no websocket operation, or twice.
+func Ending(ctx context.Context) {
+	o, _ := ctx.Value(operationKey{}).(*operation)
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.ending && !o.over {
+		o.ending = true
+		o.limits.ending.Add(1)
+	}
 }
 
 // WebsocketCaps are the caps of one instance's websockets (HMDP_WS_*).
@@ -162,22 +191,30 @@ func (l *WebsocketLimits) Operations(ctx context.Context, next graphql.Operation
 	}
 	s.ops++
 	s.mu.Unlock()
-	l.running.Add(1)
+	o := &operation{limits: l}
 	context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		s.ops--
 		s.mu.Unlock()
-		l.running.Add(-1)
+		o.mu.Lock()
+		o.over = true
+		if o.ending {
+			l.ending.Add(-1)
+		}
+		o.mu.Unlock()
 	})
-	return next(ctx)
+	return next(context.WithValue(ctx, operationKey{}, o))
 }
 
-// WaitIdle waits until no operation runs on any websocket, or for at most
-// within: on shutdown, the subscriptions the broker ended send their error
-// before the sockets close.
-func (l *WebsocketLimits) WaitIdle(within time.Duration) {
+// WaitEnded waits until every operation the server ended (Ending) has told
+// its client why, or for at most within, and returns how many had not: on
+// shutdown, the subscriptions the broker ended send their goodbye before the
+// sockets close. Operations the server did not end (a subscription to
+// something that does not end with the broker) are not waited for.
+func (l *WebsocketLimits) WaitEnded(within time.Duration) int64 {
 	deadline := time.Now().Add(within)
-	for l.running.Load() > 0 && time.Now().Before(deadline) {
+	for l.ending.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
+	return l.ending.Load()
 }

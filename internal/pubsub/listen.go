@@ -1,6 +1,9 @@
 package pubsub
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Decoder turns an event's payload into a T. Make one per event type and
 // share it: a delivery is decoded once for all the subscribers of the topic
@@ -34,7 +37,9 @@ type delivery struct {
 // gets the reason (ErrSlowConsumer, ErrClosed, or what a Group carried by ctx
 // was ended with), so the caller can show it to
 // the client. onEnd runs with the broker locked: it must be short and must
-// not call the broker. It costs no goroutine per subscriber.
+// not call the broker. It costs no goroutine per subscriber. Listening on a
+// closed broker is such an end: the channel comes back closed, onEnd having
+// had ErrClosed.
 func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Decoder[T], onEnd func(error)) (<-chan T, error) {
 	out := &typedSink[T]{ctx: ctx, ch: make(chan T, b.buffer), dec: dec, onEnd: onEnd}
 	// Subscribing may take a Redis round trip down go-redis's deep call
@@ -49,6 +54,13 @@ func Listen[T any](ctx context.Context, b *Broker, kind, topic string, dec *Deco
 		sub, err = b.subscribe(ctx, kind, topic, out)
 	}()
 	<-done
+	if errors.Is(err, ErrClosed) {
+		// Subscribed while the server shuts down: ended at once for the same
+		// reason as the subscriptions Close ended, so the client is told the
+		// same (reconnect), not a failure.
+		out.end(err)
+		return out.ch, nil
+	}
 	if err != nil {
 		return nil, err
 	}

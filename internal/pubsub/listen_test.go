@@ -145,7 +145,9 @@ func TestListenEndsWithContext(t *testing.T) {
 	})
 }
 
-// Closing the broker ends every Listen channel with ErrClosed.
+// Closing the broker ends every Listen channel with ErrClosed, and a Listen
+// after the close ends at once the same way (a client subscribing while the
+// server shuts down is told so, as those already subscribed are).
 func TestListenEndsOnClose(t *testing.T) {
 	testenv.ForEachRedis(t, func(t *testing.T, b testenv.RedisBackend) {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -166,8 +168,13 @@ func TestListenEndsOnClose(t *testing.T) {
 		if !errors.Is(ended, ErrClosed) {
 			t.Fatalf("onEnd got %v", ended)
 		}
-		if _, err := Listen(ctx, br, "k", "t", countingDecoder(&calls), nil); !errors.Is(err, ErrClosed) {
+		ended = nil
+		late, err := Listen(ctx, br, "k", "t", countingDecoder(&calls), func(err error) { ended = err })
+		if err != nil {
 			t.Fatalf("listen after close: %v", err)
+		}
+		if _, ok := <-late; ok || !errors.Is(ended, ErrClosed) {
+			t.Fatalf("listen after close: channel open %v, onEnd got %v; want closed, ErrClosed", ok, ended)
 		}
 	})
 }
