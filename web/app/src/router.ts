@@ -1,6 +1,6 @@
 import { createRouter, createWebHistory, type RouteLocationNormalized, type RouteRecordRaw } from 'vue-router'
 import { loggedIn } from './lib/auth'
-import { failure, isChunkLoadError, loadFailure, stale } from './lib/network'
+import { failure, freshStart, isChunkLoadError, loadFailure } from './lib/network'
 import { yieldToMain } from './lib/tasks'
 import { installTitles } from './lib/title'
 // The path of every route, by name: the server reads the same file
@@ -73,8 +73,7 @@ router.beforeResolve(async (to) => {
 // A new page starts without the old one's offline notes.
 router.afterEach((_to, _from, failure) => {
   if (failure) return
-  loadFailure.value = null
-  stale.value = false
+  freshStart()
 })
 
 // A route's chunk that does not load (offline, or the server unreachable):

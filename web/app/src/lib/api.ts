@@ -1,7 +1,7 @@
 import type { AnyVariables, TypedDocumentNode, OperationResult } from '@urql/core'
 import { client } from './client'
 import { apiError, describe, type ApiError } from './errors'
-import { failure, isUnreachable, loadFailure } from './network'
+import { failure, isUnreachable, loadFailure, loadGeneration } from './network'
 
 /** Result of one query or mutation: data, or an ApiError in words. */
 export interface Res<T> {
@@ -16,11 +16,15 @@ function wrap<T>(r: OperationResult<T>): Res<T> {
 }
 
 export async function query<T, V extends AnyVariables>(doc: TypedDocumentNode<T, V>, vars: V): Promise<Res<T>> {
+  const gen = loadGeneration.value
   const r = await client.query(doc, vars, { requestPolicy: 'network-only' }).toPromise()
   // No answer at all (offline, server unreachable) and none kept by the
-  // service worker: App.vue says so and offers Retry. Mutations are not
-  // retried that way: their pages show the error next to the button.
-  if (r.error?.networkError && isUnreachable(r.error.networkError)) loadFailure.value ??= failure('data')
+  // service worker: App.vue says so and offers Retry, unless the page has
+  // started afresh since (loadGeneration). Mutations are not retried that
+  // way: their pages show the error next to the button.
+  if (r.error?.networkError && isUnreachable(r.error.networkError) && gen === loadGeneration.value) {
+    loadFailure.value ??= failure('data')
+  }
   return wrap(r)
 }
 

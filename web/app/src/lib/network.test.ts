@@ -2,12 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CombinedError } from '@urql/core'
 import { errorText } from './errors'
 import { setLocale } from './i18n'
-import { STALE_HEADER, isChunkLoadError, isUnreachable, stale, trackedFetch } from './network'
+import { STALE_HEADER, freshStart, isChunkLoadError, isUnreachable, loadFailure, stale, trackedFetch } from './network'
+import { HomeDocument } from '../gql/graphql'
+import { query } from './api'
 
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
   stale.value = false
+  loadFailure.value = null
 })
 
 describe('network failures in words', () => {
@@ -37,5 +40,30 @@ describe('answers the service worker kept', () => {
     vi.stubGlobal('fetch', async () => new Response('{"data":{}}', { headers: { [STALE_HEADER]: '1' } }))
     await trackedFetch('/graphql')
     expect(stale.value).toBe(true)
+  })
+  it('forgets a kept answer or a failure of a request sent before a fresh start (Retry, back online, a new page)', async () => {
+    let answer!: (r: Response) => void
+    vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answer = resolve)))
+    const late = trackedFetch('/graphql')
+    freshStart() // back online: the page asks again
+    answer(new Response('{"data":{}}', { headers: { [STALE_HEADER]: '1' } }))
+    await late
+    expect(stale.value).toBe(false)
+
+    let fail!: (e: Error) => void
+    vi.stubGlobal('fetch', () => new Promise<Response>((_, reject) => (fail = reject)))
+    const sentOffline = query(HomeDocument, {})
+    await vi.waitFor(() => expect(fail).toBeDefined())
+    freshStart()
+    fail(new TypeError('Failed to fetch'))
+    await sentOffline
+    expect(loadFailure.value).toBeNull()
+    // Without a fresh start since, the failure is said.
+    fail = undefined as unknown as (e: Error) => void
+    const now = query(HomeDocument, {})
+    await vi.waitFor(() => expect(fail).toBeDefined())
+    fail(new TypeError('Failed to fetch'))
+    await now
+    expect(loadFailure.value?.kind).toBe('data')
   })
 })

@@ -25,6 +25,22 @@ export function failure(kind: LoadFailure['kind'], to?: string): LoadFailure {
 export const loadFailure = ref<LoadFailure | null>(null)
 
 /**
+ * loadGeneration counts the fresh starts (a new page, a Retry, back online):
+ * a request's failure or stale answer counts only if no fresh start came
+ * since it was sent. A request sent offline may fail only after the browser
+ * is back online and the page has asked again; its failure would otherwise
+ * say "cannot be reached" over a page that loaded.
+ */
+export const loadGeneration = ref(0)
+
+/** freshStart begins a new generation: older requests' failures no longer count. */
+export function freshStart(): void {
+  loadFailure.value = null
+  stale.value = false
+  loadGeneration.value++
+}
+
+/**
  * stale is true while the page shows an answer the service worker kept
  * from an earlier visit because the network failed (src/sw.js marks such
  * answers with the header STALE_HEADER).
@@ -56,7 +72,8 @@ export function isUnreachable(e: unknown): boolean {
 
 /** trackedFetch is fetch for the GraphQL client: it notes answers served from the service worker's cache. */
 export async function trackedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const gen = loadGeneration.value
   const r = await fetch(input, init)
-  if (r.headers.has(STALE_HEADER)) stale.value = true
+  if (r.headers.has(STALE_HEADER) && gen === loadGeneration.value) stale.value = true
   return r
 }
