@@ -52,7 +52,9 @@ type Numbers struct {
 	MySQLStock int
 	// Admitted counts the buyers Redis holds (admitted and not released); nil without state.
 	Admitted *int
-	// Pending counts accepted orders not yet persisted (the order stream).
+	// Pending counts accepted orders not yet persisted (the order stream's
+	// length): an order just persisted counts until its consumer removes
+	// its entry, a moment after the commit.
 	Pending int
 	// Orders counts the sale's orders in MySQL by status (persisted ones).
 	Orders []StatusCount
