@@ -80,6 +80,8 @@ test('a post rates its shop: the shop page shows the new score, count and the re
 test('the shop page asks an anonymous visitor to log in to rate', async ({ page }) => {
   await page.goto('/app/shops/2')
   const reviews = page.getByRole('region', { name: 'Ratings & reviews' })
-  await reviews.getByRole('group', { name: 'Log in to rate this shop' }).getByRole('radio', { name: '3 stars' }).check()
+  // click, not check: the radio leads to the login page and never becomes
+  // checked, which check() would wait for (it timed out once under load).
+  await reviews.getByRole('group', { name: 'Log in to rate this shop' }).getByRole('radio', { name: '3 stars' }).click()
   await expect(page).toHaveURL(/\/app\/login/)
 })
