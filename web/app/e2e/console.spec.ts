@@ -23,6 +23,7 @@ async function png(page: Page): Promise<Buffer> {
 }
 
 test('an admin creates a shop with a photo and a flash sale; a buyer buys and pays; the admin sees the numbers move and redeems the code; a non-admin is refused', async ({ page, browser }, info) => {
+  test.setTimeout(150_000) // two users, five console pages each with axe: 40 s alone, over 60 s beside another worker
   const adminToken = await adminLogin()
   const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
   const guard = await watch(context)

@@ -5,7 +5,8 @@ import { GraphQLError } from 'graphql'
 import { apiError, describe as describeError, errorText, type ErrorCode } from './errors'
 import { loadable, setRemoteImages } from './images'
 import { setLocale, t, formatMoney, formatDistance } from './i18n'
-import { later, statusText } from './orders'
+import { later, newerFirst, newerState, statusText } from './orders'
+import { placed } from './paged'
 import { countdown } from './clock'
 import { en, zh } from './messages'
 
@@ -110,6 +111,18 @@ describe('orders', () => {
     expect(later('UNPAID', 'PAID')).toBe(true)
     expect(later('PAID', 'UNPAID')).toBe(false)
     expect(statusText('CANCELLED')).toBe('Cancelled')
+  })
+  it('places an event’s order where the API lists it, newest first, keeping the later state', () => {
+    type O = { id: string; status: 'UNPAID' | 'PAID' }
+    const list: O[] = [{ id: '9007199254740995', status: 'UNPAID' }, { id: '9007199254740993', status: 'UNPAID' }]
+    // Beyond 2^53 the ids differ only past a JS number's precision.
+    const mid = placed<O>(list, { id: '9007199254740994', status: 'UNPAID' }, newerFirst, newerState)
+    expect(mid.map((o) => o.id)).toEqual(['9007199254740995', '9007199254740994', '9007199254740993'])
+    expect(placed<O>([], list[1]!, newerFirst).map((o) => o.id)).toEqual(['9007199254740993'])
+    expect(placed<O>(list, { id: '1', status: 'PAID' }, newerFirst).map((o) => o.id)).toEqual(['9007199254740995', '9007199254740993', '1'])
+    const paid = placed<O>(list, { id: '9007199254740993', status: 'PAID' }, newerFirst, newerState)
+    const late: O = { id: '9007199254740993', status: 'UNPAID' }
+    expect(placed<O>(paid, late, newerFirst, newerState)[1]).toEqual({ id: '9007199254740993', status: 'PAID' })
   })
   it('counts down', () => {
     expect(countdown(3_599_000)).toBe('00:59:59')

@@ -10,6 +10,19 @@ export function later(a: OrderStatus, b: OrderStatus): boolean {
   return rank[b] > rank[a]
 }
 
+/**
+ * newerFirst is the API's order of a buyer's orders: newest (largest id)
+ * first. Ids are 64-bit, beyond a JS number's exact range.
+ */
+export function newerFirst(a: { id: string }, b: { id: string }): boolean {
+  return BigInt(a.id) > BigInt(b.id)
+}
+
+/** newerState keeps the later of two states of one order (events can overtake answers). */
+export function newerState<O extends { status: OrderStatus }>(cur: O, o: O): O {
+  return later(o.status, cur.status) ? cur : o
+}
+
 export function statusText(s: OrderStatus): string {
   const key = ('order.status.' + s) as MessageKey
   return t(key)

@@ -56,5 +56,21 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
     items.value = items.value.map((n) => (n.id === id ? fn(n) : n))
   }
 
-  return { items, loading, hasMore, error, more, reset, prepend, update }
+  /** put places n as placed does (an event's item lands where the API lists it, even while a page is loading). */
+  function put(n: N, before: (a: N, b: N) => boolean, merge?: (cur: N, n: N) => N): void {
+    items.value = placed(items.value, n, before, merge)
+  }
+
+  return { items, loading, hasMore, error, more, reset, prepend, update, put }
+}
+
+/**
+ * placed returns list with n in its place by before(a, b) (a comes first),
+ * or, when an item has n's id, with merge(that item, n) there instead.
+ */
+export function placed<N extends { id: string }>(list: N[], n: N, before: (a: N, b: N) => boolean, merge: (cur: N, n: N) => N = (_, x) => x): N[] {
+  const i = list.findIndex((x) => x.id === n.id)
+  if (i >= 0) return list.map((x, j) => (j === i ? merge(x, n) : x))
+  const at = list.findIndex((x) => before(n, x))
+  return at < 0 ? [...list, n] : [...list.slice(0, at), n, ...list.slice(at)]
 }
