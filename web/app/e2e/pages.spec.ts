@@ -4,6 +4,7 @@ import { test, expect, login, audit } from './fixtures'
 // request to another host (the guard fixture), and a phone-size screenshot.
 
 test('pages for visitors', async ({ page }, info) => {
+  test.setTimeout(150_000) // 14 pages, each with axe: 55 s here beside another worker
   // Budget: the first page loads at most 150 KB of JavaScript (as sent, gzipped).
   const scripts: Promise<number>[] = []
   page.on('requestfinished', (r) => {
