@@ -27,7 +27,7 @@ APP_SOURCES    = $(shell find $(APP_DIR)/src $(APP_DIR)/public -type f 2>/dev/nu
                  $(APP_DIR)/index.html $(APP_DIR)/vite.config.ts $(APP_DIR)/package-lock.json
 CHROMIUM      ?= /usr/bin/chromium
 
-.PHONY: app-assets web-dev test-web test-web-e2e
+.PHONY: app-assets web-dev test-web test-web-e2e check-web
 
 ifneq ($(shell command -v $(NPM) 2>/dev/null),)
 
@@ -50,11 +50,14 @@ web-dev: $(APP_NPM_STAMP)
 # free port, a fresh temp data dir, the embedded SQLite and Redis; the tests
 # read the login codes from its stdout. It pays through the sandbox payment
 # provider (bin/paysandbox), started on another free port.
-test-web: app-assets
+test-web: check-web
+	$(MAKE) --no-print-directory test-web-e2e
+
+# check-web: the app's checks without a browser (CI runs them beside lint).
+check-web: app-assets
 	# The operations must still match the schema (graph/*.graphqls) and type-check.
 	cd $(APP_DIR) && $(NPM) run --silent check
 	cd $(APP_DIR) && $(NPM) run --silent size && $(NPM) test --silent
-	$(MAKE) --no-print-directory test-web-e2e
 
 # test-web-e2e: only the Playwright tests (CI runs them a second time on the
 # real back ends, E2E_MYSQL_DSN and E2E_REDIS_ADDR, without the checks above).
@@ -68,7 +71,7 @@ else
 app-assets:
 	@echo "app-assets: npm not found; /app/ will say how to build the web app"
 
-web-dev test-web test-web-e2e:
+web-dev test-web test-web-e2e check-web:
 	@echo "$@: needs npm (Node.js 20 or newer)"; exit 1
 
 endif
