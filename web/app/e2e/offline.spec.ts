@@ -87,6 +87,7 @@ test.describe('with the service worker', () => {
       await page.getByRole('link', { name: '美食' }).click()
       const alert = page.getByRole('alert').filter({ hasText: 'No connection' })
       await expect(alert).toBeVisible()
+      await expect(page.getByText('No shops of this type.')).toHaveCount(0) // not known: not "none"
       await alert.getByRole('button', { name: 'Retry' }).click()
       await expect(page.getByRole('alert').filter({ hasText: 'No connection' })).toBeVisible()
       await audit(page, 'offline-retry', info)
