@@ -134,6 +134,9 @@ type Options struct {
 	DataloaderWait time.Duration
 	// WebsocketHeartbeat replaces the 15 s ping interval of websockets.
 	WebsocketHeartbeat time.Duration
+	// SubscriberBuffer replaces pubsub.DefaultBuffer, the events a
+	// subscriber may fall behind before it is dropped.
+	SubscriberBuffer int
 	// Tracing replaces the tracer provider of HMDP_OTLP_ENDPOINT (tests
 	// record spans in memory); its owner shuts it down.
 	Tracing *tracing.Tracing
@@ -220,7 +223,7 @@ func (a *App) buildServices(ctx context.Context, opt Options) (err error) {
 	a.images.Quota = a.cfg.ImageQuotaBytes
 	a.collector = image.NewCollector(a.images, image.CollectorConfig{SweepAge: a.cfg.ImageSweepAge, Log: a.log})
 	a.collector.Start() //nolint:contextcheck // removals retry and sweeps run in the background until Close
-	a.broker = pubsub.New(a.redis.Client, a.cfg.RedisPrefix, a.registry, pubsub.Options{Log: a.log})
+	a.broker = pubsub.New(a.redis.Client, a.cfg.RedisPrefix, a.registry, pubsub.Options{Log: a.log, Buffer: opt.SubscriberBuffer})
 	//nolint:contextcheck // the poster sends in the background until Close
 	a.poster = pubsub.NewPoster(a.broker, pubsub.PosterOptions{Log: a.log})
 	orderUpdates := order.NewUpdates(order.UpdatesConfig{Broker: a.broker, Poster: a.poster, Log: a.log})
