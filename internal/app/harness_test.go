@@ -63,15 +63,21 @@ func (s *smsBox) code(phone string) string {
 
 // fakeClock drives the rate limiters, so tests can let a minute pass at once.
 // It runs with the wall clock, moved on by what the test added: instances of
-// one test then agree on the time whenever each of them started.
+// one test then agree on the time whenever each of them started. Frozen, it
+// stands still but for what is added: a test counting a limit's window then
+// does not depend on how fast a loaded machine sends its requests.
 type fakeClock struct {
 	mu     sync.Mutex
 	offset time.Duration
+	frozen time.Time // non-zero: the time Now answers
 }
 
 func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.frozen.IsZero() {
+		return c.frozen
+	}
 	return time.Now().Add(c.offset)
 }
 
@@ -79,6 +85,22 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.offset += d
+	if !c.frozen.IsZero() {
+		c.frozen = c.frozen.Add(d)
+	}
+}
+
+// freeze stops the clock until the function it returns lets it run on (from
+// the wall clock plus what was added, never back).
+func (c *fakeClock) freeze() (thaw func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.frozen = time.Now().Add(c.offset)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.frozen = time.Time{}
+	}
 }
 
 // testConfig is the configuration of a test server on the named back end.

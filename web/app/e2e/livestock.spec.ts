@@ -4,7 +4,9 @@ import { test, expect, login, baseURL, watch, shot, adminLogin, createFlashSale 
 test('the shop page follows each flash sale live: B sees A take the last unit (Sold out) and give it back (Buy), and a sale open', async ({ page, browser }) => {
   const admin = await adminLogin()
   await createFlashSale(admin, '10', 'Last one', 1, -60_000)
-  await createFlashSale(admin, '10', 'Opens soon', 3, 6_000)
+  // 15 s: B's page must see it upcoming first, which took over 6 s on a loaded machine.
+  const soonOpens = Date.now() + 15_000
+  await createFlashSale(admin, '10', 'Opens soon', 3, soonOpens - Date.now())
 
   // B: not logged in (saleUpdates is for anyone), the shop page open.
   const ctxB = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
@@ -49,7 +51,8 @@ test('the shop page follows each flash sale live: B sees A take the last unit (S
   await flipped(lastB, 'Buy', true)
   await expect(lastB.getByText('1 left')).toBeVisible()
 
-  // The later sale opens by the clock: Coming soon turns into Buy.
+  // The later sale opens by the clock: Coming soon turns into Buy, within 3 s of its time.
+  await expect(soonB.getByRole('button', { name: 'Buy', exact: true })).toBeVisible({ timeout: Math.max(0, soonOpens - Date.now()) + 3_000 })
   await flipped(soonB, 'Buy', true)
   await expect(soonB).toHaveAttribute('data-sale', 'ON_SALE', { timeout: 3_000 })
   await expect(soonB.getByText('3 left')).toBeVisible()
