@@ -142,9 +142,10 @@ func TestWebsocketMutationAfterLogout(t *testing.T) {
 // alive (it slides).
 func TestWebsocketSessionExpiry(t *testing.T) {
 	t.Parallel()
-	// Long enough that the logins and dials below finish within it on a
-	// loaded machine (at 900 ms a dial under CI load found its session gone).
-	const ttl = 3 * time.Second
+	// Long enough that a login and its dial finish within it on a loaded
+	// machine (at 900 ms, and at 3 s with the three logins before the
+	// dials, a dial under CI load found its session gone).
+	const ttl = 5 * time.Second
 	ts := startServer(t, "embedded", func(c *config.Config) { c.SessionTTL = ttl; c.SessionCacheTTL = 0 })
 	dial := func(tok string, subscribe bool) *wsClient {
 		c, err := dialWS(t, ts.URL, "graphql-transport-ws", map[string]any{"authorization": "Bearer " + tok}, nil)
@@ -156,9 +157,13 @@ func TestWebsocketSessionExpiry(t *testing.T) {
 		}
 		return c
 	}
-	gone, quiet, busy := ts.login("13800000034"), ts.login("13800000036"), ts.login("13800000035")
-	goneSocket, quietSocket, busySocket := dial(gone, true), dial(quiet, false), dial(busy, true)
-	_ = busySocket
+	// Each socket dials right after its login.
+	gone := ts.login("13800000034")
+	goneSocket := dial(gone, true)
+	quiet := ts.login("13800000036")
+	quietSocket := dial(quiet, false)
+	busy := ts.login("13800000035")
+	dial(busy, true)
 	ts.waitSubscriptions("feedItems", 2)
 
 	sum := sha256.Sum256([]byte(gone))
