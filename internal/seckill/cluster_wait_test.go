@@ -25,8 +25,7 @@ import (
 // (make test-cluster), which says where each node's pid is.
 func TestWaitReplicasOnCluster(t *testing.T) {
 	dir := os.Getenv("HMDP_TEST_REDIS_CLUSTER_DIR")
-	addrs := testenv.RealRedisAddr()
-	if dir == "" || !strings.Contains(addrs, ",") {
+	if dir == "" || !testenv.RealRedisIsCluster() {
 		t.Skip("needs the Redis Cluster of scripts/redis-cluster.sh (make test-cluster)")
 	}
 	ctx := context.Background()

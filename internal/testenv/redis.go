@@ -43,6 +43,10 @@ func RandomHex(n int) string {
 // RealRedisAddr is the real Redis the tests may use ("" when none).
 func RealRedisAddr() string { return os.Getenv("HMDP_TEST_REDIS_ADDR") }
 
+// RealRedisIsCluster reports whether RealRedisAddr is a Redis Cluster (its
+// nodes' addresses, comma-separated: make test-cluster).
+func RealRedisIsCluster() bool { return strings.Contains(RealRedisAddr(), ",") }
+
 // NewEmbeddedRedis starts a miniredis that stops with the test.
 func NewEmbeddedRedis(t testing.TB) RedisBackend {
 	t.Helper()
