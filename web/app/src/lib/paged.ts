@@ -52,16 +52,12 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
     items.value = [...list, ...items.value.filter((n) => !seen.has(n.id))]
   }
 
-  function update(id: string, fn: (n: N) => N): void {
-    items.value = items.value.map((n) => (n.id === id ? fn(n) : n))
-  }
-
   /** put places n as placed does (an event's item lands where the API lists it, even while a page is loading). */
   function put(n: N, before: (a: N, b: N) => boolean, merge?: (cur: N, n: N) => N): void {
     items.value = placed(items.value, n, before, merge)
   }
 
-  return { items, loading, hasMore, error, more, reset, prepend, update, put }
+  return { items, loading, hasMore, error, more, reset, prepend, put }
 }
 
 /**
