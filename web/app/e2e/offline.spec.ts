@@ -88,6 +88,7 @@ test.describe('with the service worker', () => {
       const alert = page.getByRole('alert').filter({ hasText: 'No connection' })
       await expect(alert).toBeVisible()
       await expect(page.getByText('No shops of this type.')).toHaveCount(0) // not known: not "none"
+      await expect(page.getByRole('alert')).toHaveCount(1) // said once, by the bar, not again by the list
       await alert.getByRole('button', { name: 'Retry' }).click()
       await expect(page.getByRole('alert').filter({ hasText: 'No connection' })).toBeVisible()
       await audit(page, 'offline-retry', info)

@@ -1,4 +1,19 @@
+import type { WebSocketRoute } from '@playwright/test'
 import { test, expect, login, gql, shot, adminLogin, createFlashSale, payOnProvider } from './fixtures'
+
+/** buy places a flash-sale order through the API and returns its id. */
+async function buy(voucherId: string, token: string): Promise<string> {
+  const r = await gql<{ seckillVoucher: { orderId: string } }>('mutation($v: ID!) { seckillVoucher(voucherId: $v) { orderId } }', { v: voucherId }, token)
+  expect(r.errors).toBeUndefined()
+  return r.data!.seckillVoucher.orderId
+}
+
+/** persisted waits until the order reads UNPAID (out of the order stream, in MySQL). */
+async function persisted(id: string, token: string) {
+  await expect
+    .poll(async () => (await gql<{ order: { status: string } | null }>('query($id: ID!) { order(id: $id) { status } }', { id }, token)).data?.order?.status, { timeout: 15_000 })
+    .toBe('UNPAID')
+}
 
 test('the order life on Me: deadline countdown, pay, voucher code redeemed by the shop, refund live, filters by state', async ({ page }) => {
   const admin = await adminLogin()
@@ -20,26 +35,18 @@ test('the order life on Me: deadline countdown, pay, voucher code redeemed by th
       })
     }).observe(document, { subtree: true, childList: true, characterData: true })
   })
-  await login(page)
+  await login(page) // lands on Me, which shows the orders below as they come
   const token = (await page.evaluate(() => localStorage.getItem('hmdp.token')))!
+  await expect(page.locator('.page.me')).toHaveAttribute('data-live', 'true')
   // Two orders through the API: one left unpaid, one cancelled.
-  const order = async (v: string) => {
-    const r = await gql<{ seckillVoucher: { orderId: string } }>('mutation($v: ID!) { seckillVoucher(voucherId: $v) { orderId } }', { v }, token)
-    expect(r.errors).toBeUndefined()
-    return r.data!.seckillVoucher.orderId
-  }
-  await order(leaveMe)
-  const cancelId = await order(cancelMe)
-  const persisted = async (id: string) =>
-    expect.poll(async () => (await gql<{ order: { status: string } | null }>('query($id: ID!) { order(id: $id) { status } }', { id }, token)).data?.order?.status, { timeout: 15_000 }).toBe('UNPAID')
-  await persisted(cancelId)
+  const leaveId = await buy(leaveMe, token)
+  const cancelId = await buy(cancelMe, token)
+  await persisted(cancelId, token)
   expect((await gql('mutation($id: ID!) { cancelOrder(orderId: $id) { id } }', { id: cancelId }, token)).errors).toBeUndefined()
-  const useId = await order(useMe)
-  const refundId = await order(refundMe)
-  await persisted(useId)
-  await persisted(refundId)
+  const useId = await buy(useMe, token)
+  const refundId = await buy(refundMe, token)
+  await Promise.all([leaveId, useId, refundId].map((id) => persisted(id, token)))
 
-  await page.getByRole('navigation').getByRole('link', { name: 'Me', exact: true }).click()
   const refundOrder = page.getByRole('region', { name: 'Order: Refund me' })
   const useOrder = page.getByRole('region', { name: 'Order: Use me' })
   const unpaid = page.getByRole('region', { name: 'Order: Leave me unpaid' })
@@ -93,4 +100,57 @@ test('the order life on Me: deadline countdown, pay, voucher code redeemed by th
   await filter.evaluate((el) => el.scrollIntoView({ block: 'start' }))
   await page.evaluate(() => window.scrollBy(0, -60)) // below the sticky header
   await shot(page, 'me-orders')
+})
+
+test('an order listed as Pending whose event went by before the page listened still turns Unpaid', async ({ page }) => {
+  const admin = await adminLogin()
+  const sale = await createFlashSale(admin, '11', 'Event missed', 5, -60_000)
+  await login(page)
+  const token = (await page.evaluate(() => localStorage.getItem('hmdp.token')))!
+  const id = await buy(sale, token)
+  await persisted(id, token)
+  // The list as read a moment before the order was persisted: PENDING (its
+  // orderUpdates event is gone by the time the Me page subscribes).
+  await page.route('**/graphql', async (route) => {
+    if (!(route.request().postData() ?? '').includes('query MyOrders')) return route.fallback()
+    const res = await route.fetch()
+    const body = (await res.json()) as { data?: { myOrders?: { edges: { node: Record<string, unknown> }[] } } }
+    for (const e of body.data?.myOrders?.edges ?? []) if (e.node.id === id) Object.assign(e.node, { status: 'PENDING', payment: null })
+    return route.fulfill({ response: res, json: body })
+  })
+  await page.reload() // login landed on Me: read the list again
+  const order = page.getByRole('region', { name: 'Order: Event missed' })
+  await expect(order.getByRole('status')).toHaveText('Pending')
+  await expect(order.getByRole('status')).toHaveText('Unpaid') // it asked for itself
+  await expect(order.getByText(/^Pay within/)).toBeVisible()
+})
+
+test('an order placed while the socket was down shows up on Me once it is back', async ({ page }) => {
+  const admin = await adminLogin()
+  const sale = await createFlashSale(admin, '11', 'Bought while away', 5, -60_000)
+  // The subscription socket goes through Playwright, which can drop it and
+  // refuse new ones for a while (as during a server restart).
+  const sockets: WebSocketRoute[] = []
+  let down = false
+  await page.routeWebSocket(/\/graphql$/, (ws) => {
+    if (down) return ws.close({ code: 1001, reason: 'going away' })
+    sockets.push(ws)
+    ws.connectToServer()
+  })
+  await login(page) // lands on Me
+  const token = (await page.evaluate(() => localStorage.getItem('hmdp.token')))!
+  const me = page.locator('.page.me')
+  await expect(me).toHaveAttribute('data-live', 'true')
+
+  down = true
+  for (const ws of sockets.splice(0)) await ws.close({ code: 1001, reason: 'going away' })
+  await expect(me).toHaveAttribute('data-live', 'false')
+  const id = await buy(sale, token)
+  await persisted(id, token)
+  const order = page.getByRole('region', { name: 'Order: Bought while away' })
+  await expect(order).toHaveCount(0) // its events went by
+
+  down = false
+  await expect(me).toHaveAttribute('data-live', 'true', { timeout: 30_000 })
+  await expect(order.getByRole('status')).toHaveText('Unpaid')
 })

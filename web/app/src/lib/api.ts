@@ -3,11 +3,11 @@ import { client } from './client'
 import { apiError, describe, type ApiError } from './errors'
 import { failure, isUnreachable, loadFailure, loadGeneration } from './network'
 
-/** Result of one query or mutation: data, or an ApiError in words. */
+/** Result of one query or mutation: data, or an ApiError and it in words. */
 export interface Res<T> {
   data: T | null
   error: ApiError | null
-  errorText: string
+  errorText: string // '' when there is no error, or App.vue's bar says it (a query without connection)
 }
 
 function wrap<T>(r: OperationResult<T>): Res<T> {
@@ -20,10 +20,12 @@ export async function query<T, V extends AnyVariables>(doc: TypedDocumentNode<T,
   const r = await client.query(doc, vars, { requestPolicy: 'network-only' }).toPromise()
   // No answer at all (offline, server unreachable) and none kept by the
   // service worker: App.vue says so and offers Retry, unless the page has
-  // started afresh since (loadGeneration). Mutations are not retried that
-  // way: their pages show the error next to the button.
+  // started afresh since (loadGeneration), and the page does not say it
+  // again (no errorText). Mutations are not retried that way: their pages
+  // show the error next to the button.
   if (r.error?.networkError && isUnreachable(r.error.networkError) && gen === loadGeneration.value) {
     loadFailure.value ??= failure('data')
+    return { ...wrap(r), errorText: '' }
   }
   return wrap(r)
 }

@@ -16,3 +16,26 @@ export function countdown(ms: number): string {
   const ss = String(s % 60).padStart(2, '0')
   return (d > 0 ? `${d}d ` : '') + `${hh}:${mm}:${ss}`
 }
+
+/**
+ * askWhile calls ask after `first` ms, then at doubling intervals (at most
+ * `max` apart), for as long as holds() is true; the returned function stops
+ * it. For a state an event should end but that must not hang when the event
+ * is missed.
+ */
+export function askWhile(holds: () => boolean, ask: () => Promise<unknown>, first = 2_000, max = 30_000): () => void {
+  let timer: number | undefined
+  let stopped = false
+  const next = (delay: number) => {
+    timer = window.setTimeout(async () => {
+      if (stopped || !holds()) return
+      await ask()
+      if (!stopped && holds()) next(Math.min(delay * 2, max))
+    }, delay)
+  }
+  next(first)
+  return () => {
+    stopped = true
+    window.clearTimeout(timer)
+  }
+}

@@ -1,4 +1,4 @@
-import { describe, expect, it, beforeEach } from 'vitest'
+import { describe, expect, it, beforeEach, vi } from 'vitest'
 import { nextTick } from 'vue'
 import { CombinedError } from '@urql/core'
 import { GraphQLError } from 'graphql'
@@ -7,7 +7,7 @@ import { loadable, setRemoteImages } from './images'
 import { setLocale, t, formatMoney, formatDistance } from './i18n'
 import { later, newerFirst, newerState, statusText } from './orders'
 import { placed } from './paged'
-import { countdown } from './clock'
+import { countdown, askWhile } from './clock'
 import { en, zh } from './messages'
 
 function gqlError(message: string, extensions: { code: ErrorCode; [key: string]: unknown }) {
@@ -128,6 +128,32 @@ describe('orders', () => {
     expect(countdown(3_599_000)).toBe('00:59:59')
     expect(countdown(90_061_000)).toBe('1d 01:01:01')
     expect(countdown(-5)).toBe('00:00:00')
+  })
+  it('asks while a state holds, backing off, and not after it ends or is stopped', async () => {
+    vi.useFakeTimers()
+    try {
+      const asked: number[] = []
+      let pending = true
+      const start = Date.now()
+      askWhile(() => pending, async () => {
+        asked.push(Date.now() - start)
+        if (asked.length === 3) pending = false
+      }, 1_000, 3_000)
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(asked).toEqual([1_000, 3_000, 6_000]) // 1 s, then 2, then 3 (the cap)
+      const stopped: number[] = []
+      const stop = askWhile(() => true, async () => void stopped.push(Date.now()), 1_000)
+      await vi.advanceTimersByTimeAsync(1_500)
+      stop()
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(stopped).toHaveLength(1)
+      let never = 0
+      askWhile(() => false, async () => void never++)
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(never).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

@@ -6,6 +6,15 @@ export interface Page<N> {
   pageInfo: { hasNextPage: boolean; endCursor?: string | null }
 }
 
+/** PagedList is what the end of a list (InfiniteMore) reads of a paged list. */
+export interface PagedList {
+  readonly items: { readonly value: readonly unknown[] }
+  readonly loading: { readonly value: boolean }
+  readonly hasMore: { readonly value: boolean }
+  readonly failed: { readonly value: boolean }
+  more(): Promise<void>
+}
+
 /**
  * paged keeps one Relay connection for infinite scroll: load(after) fetches a
  * page; more() appends the next one; reset() starts over. Items are deduped by id.
@@ -14,7 +23,8 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
   const items = shallowRef<N[]>([])
   const loading = ref(false)
   const hasMore = ref(true)
-  const error = ref('')
+  const error = ref('') // in words, '' when App.vue's bar says it (no connection)
+  const failed = ref(false) // the last load failed: what is listed is not all there is
   let cursor: string | null = null
   let generation = 0
 
@@ -27,10 +37,12 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
     loading.value = false
     if (r.error || !r.data) {
       error.value = r.errorText
+      failed.value = true
       hasMore.value = false
       return
     }
     error.value = ''
+    failed.value = false
     const seen = new Set(items.value.map((n) => n.id))
     items.value = [...items.value, ...r.data.edges.map((e) => e.node).filter((n) => !seen.has(n.id))]
     cursor = r.data.pageInfo.endCursor ?? null
@@ -44,6 +56,7 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
     hasMore.value = true
     loading.value = false
     error.value = ''
+    failed.value = false
     return more()
   }
 
@@ -57,7 +70,7 @@ export function paged<N extends { id: string }>(load: (after: string | null) => 
     items.value = placed(items.value, n, before, merge)
   }
 
-  return { items, loading, hasMore, error, more, reset, prepend, put }
+  return { items, loading, hasMore, error, failed, more, reset, prepend, put }
 }
 
 /**
