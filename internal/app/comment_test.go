@@ -7,154 +7,106 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
-const (
-	addCommentMutation = `mutation($b: ID!, $c: String!, $r: ID) { addComment(blogId: $b, content: $c, replyTo: $r) { id content parentId replyTo { id author { id } } author { id } liked likedByMe deleted createTime } }`
-	commentListQuery   = `query($b: ID!, $n: Int, $after: String, $rn: Int) { blog(id: $b) { comments commentList(first: $n, after: $after) {
-		edges { cursor node { id content deleted liked likedByMe author { id nickName } replyCount
-			replies(first: $rn) { edges { node { id content parentId likedByMe author { id nickName } replyTo { id author { id } } } } pageInfo { hasNextPage endCursor } } } }
-		pageInfo { hasNextPage endCursor } } } }`
-	setCommentLikeMutation = `mutation($id: ID!, $l: Boolean!) { setCommentLike(id: $id, liked: $l) { id liked likedByMe } }`
-	deleteCommentMutation  = `mutation($id: ID!) { deleteComment(id: $id) }`
-)
-
+// commentJSON is a comment as blogComments delivers it.
 type commentJSON struct {
-	ID        string  `json:"id"`
-	Content   *string `json:"content"`
-	ParentID  *string `json:"parentId"`
-	Deleted   bool    `json:"deleted"`
-	Liked     int     `json:"liked"`
-	LikedByMe bool    `json:"likedByMe"`
-	Author    struct {
+	ID       string  `json:"id"`
+	Content  *string `json:"content"`
+	ParentID *string `json:"parentId"`
+	Author   struct {
 		ID       string `json:"id"`
 		NickName string `json:"nickName"`
 	} `json:"author"`
 	ReplyTo *struct {
-		ID     string `json:"id"`
-		Author struct{ ID string }
+		ID string `json:"id"`
 	} `json:"replyTo"`
-	ReplyCount int `json:"replyCount"`
-	Replies    struct {
-		Edges []struct{ Node commentJSON }
-		Info  struct {
-			HasNextPage bool    `json:"hasNextPage"`
-			EndCursor   *string `json:"endCursor"`
-		} `json:"pageInfo"`
-	} `json:"replies"`
 }
 
-type commentListJSON struct {
-	Blog struct {
-		Comments    int `json:"comments"`
-		CommentList struct {
-			Edges []struct {
-				Cursor string
-				Node   commentJSON
-			}
-			PageInfo struct {
-				HasNextPage bool    `json:"hasNextPage"`
-				EndCursor   *string `json:"endCursor"`
-			} `json:"pageInfo"`
-		} `json:"commentList"`
-	} `json:"blog"`
-}
-
-func (ts *testServer) addComment(token, blogID, content string, replyTo *string) commentJSON {
+func (ts *testServer) addComment(token, blogID, content string, replyTo *string) gqlclient.CommentFields {
 	ts.t.Helper()
-	var out struct{ AddComment commentJSON }
-	vars := map[string]any{"b": blogID, "c": content}
-	if replyTo != nil {
-		vars["r"] = *replyTo
-	}
-	ts.ok(token, addCommentMutation, vars, &out)
-	return out.AddComment
+	return must(gqlclient.AddComment(ts.t.Context(), ts.gql(token), blogID, content, replyTo))(ts.t).AddComment
 }
 
 func (ts *testServer) newBlog(token, title string) string {
 	ts.t.Helper()
-	var c struct{ CreateBlog struct{ ID string } }
-	ts.ok(token, `mutation($in: CreateBlogInput!) { createBlog(input: $in) { id } }`,
-		map[string]any{"in": map[string]any{"title": title, "content": "c"}}, &c)
-	return c.CreateBlog.ID
+	return must(gqlclient.CreateBlog(ts.t.Context(), ts.gql(token), gqlclient.CreateBlogInput{Title: title, Content: "c"}))(ts.t).CreateBlog.Id
 }
 
 func TestCommentsOverGraphQL(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
 		owner, alice, bob := ts.login("13800000001"), ts.login("13800000002"), ts.login("13800000003")
 		aliceID, bobID := ts.userID(alice), ts.userID(bob)
+		anonC, aliceC, bobC, ownerC := ts.gql(""), ts.gql(alice), ts.gql(bob), ts.gql(owner)
 		blogID := ts.newBlog(owner, "comments")
 
-		ts.fails("", addCommentMutation, map[string]any{"b": blogID, "c": "anonymous"}, "UNAUTHENTICATED")
-		e := ts.fails(alice, addCommentMutation, map[string]any{"b": blogID, "c": "   "}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "content" {
-			t.Fatalf("empty content: %+v", e)
-		}
-		e = ts.fails(alice, addCommentMutation, map[string]any{"b": blogID, "c": strings.Repeat("长", 1001)}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "content" {
-			t.Fatalf("long content: %+v", e)
-		}
-		ts.fails(alice, addCommentMutation, map[string]any{"b": "999999", "c": "x"}, "NOT_FOUND")
+		_, err := gqlclient.AddComment(ctx, anonC, blogID, "anonymous", nil)
+		wantCode(t, err, "UNAUTHENTICATED")
+		_, err = gqlclient.AddComment(ctx, aliceC, blogID, "   ", nil)
+		wantField(t, err, "content") // empty content
+		_, err = gqlclient.AddComment(ctx, aliceC, blogID, strings.Repeat("长", 1001), nil)
+		wantField(t, err, "content") // long content
+		_, err = gqlclient.AddComment(ctx, aliceC, "999999", "x", nil)
+		wantCode(t, err, "NOT_FOUND")
 
 		top := ts.addComment(alice, blogID, "  好吃！ ", nil)
-		if *top.Content != "好吃！" || top.ParentID != nil || top.ReplyTo != nil || top.Author.ID != aliceID || top.Deleted {
+		if *top.Content != "好吃！" || top.ParentId != nil || top.ReplyTo != nil || top.Author.Id != aliceID || top.Deleted {
 			t.Fatalf("top-level comment: %+v", top)
 		}
 		second := ts.addComment(bob, blogID, "second", nil)
-		r1 := ts.addComment(bob, blogID, "agreed", &top.ID)
+		r1 := ts.addComment(bob, blogID, "agreed", &top.Id)
 		long := strings.Repeat("谢", 1000) // longer than the original column: kept whole
-		r2 := ts.addComment(alice, blogID, long, &r1.ID)
-		if *r2.ParentID != top.ID || r2.ReplyTo.ID != r1.ID || r2.ReplyTo.Author.ID != bobID || *r2.Content != long {
+		r2 := ts.addComment(alice, blogID, long, &r1.Id)
+		if *r2.ParentId != top.Id || r2.ReplyTo.Id != r1.Id || r2.ReplyTo.Author.Id != bobID || *r2.Content != long {
 			t.Fatalf("reply to a reply: %+v", r2)
 		}
-		e = ts.fails(alice, addCommentMutation, map[string]any{"b": ts.newBlog(owner, "other"), "c": "x", "r": top.ID}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "replyTo" {
-			t.Fatalf("replyTo of another blog: %+v", e)
-		}
+		_, err = gqlclient.AddComment(ctx, aliceC, ts.newBlog(owner, "other"), "x", &top.Id)
+		wantField(t, err, "replyTo") // replyTo of another blog
 
-		var liked struct{ SetCommentLike commentJSON }
-		ts.ok(bob, setCommentLikeMutation, map[string]any{"id": top.ID, "l": true}, &liked)
-		ts.ok(bob, setCommentLikeMutation, map[string]any{"id": top.ID, "l": true}, &liked)
-		if liked.SetCommentLike.Liked != 1 || !liked.SetCommentLike.LikedByMe {
-			t.Fatalf("liked twice: %+v", liked.SetCommentLike)
+		must(gqlclient.SetCommentLike(ctx, bobC, top.Id, true))(t)
+		liked := must(gqlclient.SetCommentLike(ctx, bobC, top.Id, true))(t).SetCommentLike
+		if liked.Liked != 1 || !liked.LikedByMe {
+			t.Fatalf("liked twice: %+v", liked)
 		}
-		ts.ok(bob, setCommentLikeMutation, map[string]any{"id": r2.ID, "l": true}, nil)
+		must(gqlclient.SetCommentLike(ctx, bobC, r2.Id, true))(t)
 
-		var list commentListJSON
-		ts.ok(bob, commentListQuery, map[string]any{"b": blogID, "rn": 1}, &list)
-		cl := list.Blog.CommentList
-		if list.Blog.Comments != 4 || len(cl.Edges) != 2 || cl.Edges[0].Node.ID != top.ID || cl.Edges[1].Node.ID != second.ID {
+		list := must(gqlclient.BlogCommentList(ctx, bobC, blogID, nil, nil, new(1)))(t).Blog
+		cl := list.CommentList
+		if list.Comments != 4 || len(cl.Edges) != 2 || cl.Edges[0].Node.Id != top.Id || cl.Edges[1].Node.Id != second.Id {
 			t.Fatalf("list: %+v", list)
 		}
 		n := cl.Edges[0].Node
-		if n.ReplyCount != 2 || len(n.Replies.Edges) != 1 || n.Replies.Edges[0].Node.ID != r1.ID || !n.Replies.Info.HasNextPage || !n.LikedByMe || n.Liked != 1 {
+		if n.ReplyCount != 2 || len(n.Replies.Edges) != 1 || n.Replies.Edges[0].Node.Id != r1.Id || !n.Replies.PageInfo.HasNextPage || !n.LikedByMe || n.Liked != 1 {
 			t.Fatalf("first comment: %+v", n)
 		}
 		if cl.Edges[1].Node.ReplyCount != 0 || len(cl.Edges[1].Node.Replies.Edges) != 0 || cl.Edges[1].Node.LikedByMe {
 			t.Fatalf("second comment: %+v", cl.Edges[1].Node)
 		}
 		// The next page of one comment's replies, through comment(id).
-		var more struct{ Comment commentJSON }
-		ts.ok(bob, `query($id: ID!, $after: String) { comment(id: $id) { replies(first: 5, after: $after) { edges { node { id content likedByMe replyTo { id author { id } } } } pageInfo { hasNextPage endCursor } } } }`,
-			map[string]any{"id": top.ID, "after": *n.Replies.Info.EndCursor}, &more)
-		rs := more.Comment.Replies
-		if len(rs.Edges) != 1 || rs.Edges[0].Node.ID != r2.ID || *rs.Edges[0].Node.Content != long || !rs.Edges[0].Node.LikedByMe || rs.Edges[0].Node.ReplyTo.Author.ID != bobID || rs.Info.HasNextPage {
+		rs := must(gqlclient.CommentReplies(ctx, bobC, top.Id, new(5), n.Replies.PageInfo.EndCursor))(t).Comment.Replies
+		if len(rs.Edges) != 1 || rs.Edges[0].Node.Id != r2.Id || *rs.Edges[0].Node.Content != long || !rs.Edges[0].Node.LikedByMe || rs.Edges[0].Node.ReplyTo.Author.Id != bobID || rs.PageInfo.HasNextPage {
 			t.Fatalf("replies page 2: %+v", rs)
 		}
 
 		// Deleting: a stranger may not; the blog's author may; the replies stay.
-		ts.fails(bob, deleteCommentMutation, map[string]any{"id": top.ID}, "FORBIDDEN")
-		ts.fails(bob, deleteCommentMutation, map[string]any{"id": "999999"}, "NOT_FOUND")
-		ts.ok(owner, deleteCommentMutation, map[string]any{"id": top.ID}, nil)
-		ts.ok(alice, deleteCommentMutation, map[string]any{"id": top.ID}, nil) // again: harmless
-		ts.ok("", commentListQuery, map[string]any{"b": blogID, "rn": 5}, &list)
-		n = list.Blog.CommentList.Edges[0].Node
-		if list.Blog.Comments != 3 || n.ID != top.ID || !n.Deleted || n.Content != nil || n.ReplyCount != 2 || len(n.Replies.Edges) != 2 || n.LikedByMe {
+		_, err = gqlclient.DeleteComment(ctx, bobC, top.Id)
+		wantCode(t, err, "FORBIDDEN")
+		_, err = gqlclient.DeleteComment(ctx, bobC, "999999")
+		wantCode(t, err, "NOT_FOUND")
+		must(gqlclient.DeleteComment(ctx, ownerC, top.Id))(t)
+		must(gqlclient.DeleteComment(ctx, aliceC, top.Id))(t) // again: harmless
+		list = must(gqlclient.BlogCommentList(ctx, anonC, blogID, nil, nil, new(5)))(t).Blog
+		n = list.CommentList.Edges[0].Node
+		if list.Comments != 3 || n.Id != top.Id || !n.Deleted || n.Content != nil || n.ReplyCount != 2 || len(n.Replies.Edges) != 2 || n.LikedByMe {
 			t.Fatalf("after deleting the top-level comment: %+v", list)
 		}
-		ts.fails(bob, setCommentLikeMutation, map[string]any{"id": top.ID, "l": true}, "NOT_FOUND")
+		_, err = gqlclient.SetCommentLike(ctx, bobC, top.Id, true)
+		wantCode(t, err, "NOT_FOUND")
 
 		// The per-user limit: 10 a minute, then RATE_LIMITED with retryAfterMs.
 		// The clock stands still meanwhile (a loaded machine took over 6 s
@@ -164,7 +116,9 @@ func TestCommentsOverGraphQL(t *testing.T) {
 		for range 10 {
 			ts.addComment(carol, blogID, "more", nil)
 		}
-		e = ts.fails(carol, addCommentMutation, map[string]any{"b": blogID, "c": "one too many"}, "RATE_LIMITED")
+		_, err = gqlclient.AddComment(ctx, ts.gql(carol), blogID, "one too many", nil)
+		wantCode(t, err, "RATE_LIMITED")
+		e := gqlErrors(err)[0]
 		if ms, _ := e.Extensions["retryAfterMs"].(float64); ms <= 0 || ms > 6000 {
 			t.Fatalf("retryAfterMs: %+v", e)
 		}
@@ -174,11 +128,9 @@ func TestCommentsOverGraphQL(t *testing.T) {
 		thaw()
 
 		// Deleting the blog takes its comments with it.
-		ts.ok(owner, `mutation($id: ID!) { deleteBlog(id: $id) }`, map[string]any{"id": blogID}, nil)
-		var gone struct{ Comment *commentJSON }
-		ts.ok("", `query($id: ID!) { comment(id: $id) { id } }`, map[string]any{"id": r1.ID}, &gone)
-		if gone.Comment != nil {
-			t.Fatalf("comment of a deleted blog: %+v", gone.Comment)
+		must(gqlclient.DeleteBlog(ctx, ownerC, blogID))(t)
+		if gone := must(gqlclient.Comment(ctx, anonC, r1.Id))(t).Comment; gone != nil {
+			t.Fatalf("comment of a deleted blog: %+v", gone)
 		}
 	})
 }
@@ -197,24 +149,24 @@ func TestCommentPageCostIsConstant(t *testing.T) {
 			users = append(users, ts.login(fmt.Sprintf("1380000001%d", i)))
 		}
 		blogID := ts.newBlog(author, "busy")
+		ctx, liker := t.Context(), ts.gql(users[0])
 		for i := range 12 {
 			u := users[i%len(users)]
 			c := ts.addComment(u, blogID, fmt.Sprint("comment ", i, strings.Repeat("长", 300*(i%2))), nil)
-			prev := c.ID
+			prev := c.Id
 			for k := range i % 4 {
 				r := ts.addComment(users[(i+k+1)%len(users)], blogID, fmt.Sprint("reply", strings.Repeat("长", 300*(k%2))), &prev)
-				ts.ok(users[0], setCommentLikeMutation, map[string]any{"id": r.ID, "l": true}, nil)
-				prev = r.ID
+				must(gqlclient.SetCommentLike(ctx, liker, r.Id, true))(t)
+				prev = r.Id
 			}
 			if i%2 == 0 {
-				ts.ok(users[0], setCommentLikeMutation, map[string]any{"id": c.ID, "l": true}, nil)
+				must(gqlclient.SetCommentLike(ctx, liker, c.Id, true))(t)
 			}
 			ts.advance(time.Minute) // the per-user comment limit
 		}
 		cost := func(n int) int64 {
 			s0 := sqlCount.Load()
-			var out commentListJSON
-			ts.ok(users[0], commentListQuery, map[string]any{"b": blogID, "n": n, "rn": 2}, &out)
+			out := must(gqlclient.BlogCommentList(ctx, liker, blogID, &n, nil, new(2)))(t)
 			if got := len(out.Blog.CommentList.Edges); got != n {
 				t.Fatalf("%d comments, want %d", got, n)
 			}
@@ -276,9 +228,9 @@ func TestBlogCommentsAcrossInstances(t *testing.T) {
 
 		a.addComment(author, otherID, "elsewhere", nil)
 		top := a.addComment(author, blogID, "first", nil)
-		reply := b.addComment(reader, blogID, "reply", &top.ID)
+		reply := b.addComment(reader, blogID, "reply", &top.Id)
 		for i, c := range subs {
-			for _, want := range []commentJSON{top, reply} {
+			for _, want := range []gqlclient.CommentFields{top, reply} {
 				r := c.result("1", 10*time.Second)
 				var got struct{ BlogComments commentJSON }
 				if len(r.Errors) > 0 {
@@ -288,10 +240,10 @@ func TestBlogCommentsAcrossInstances(t *testing.T) {
 					t.Fatal(err)
 				}
 				g := got.BlogComments
-				if g.ID != want.ID || *g.Content != *want.Content || g.Author.ID != want.Author.ID || g.Author.NickName == "" {
+				if g.ID != want.Id || *g.Content != *want.Content || g.Author.ID != want.Author.Id || g.Author.NickName == "" {
 					t.Fatalf("subscriber %d: got %+v, want %+v", i, g, want)
 				}
-				if want.ID == reply.ID && (g.ReplyTo == nil || g.ReplyTo.ID != top.ID || *g.ParentID != top.ID) {
+				if want.Id == reply.Id && (g.ReplyTo == nil || g.ReplyTo.ID != top.Id || *g.ParentID != top.Id) {
 					t.Fatalf("subscriber %d: reply %+v", i, g)
 				}
 			}

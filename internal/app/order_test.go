@@ -2,39 +2,41 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/Khan/genqlient/graphql"
+
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/seckill"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
+// Documents that tests elsewhere in the package send raw.
 const (
-	vouchersQuery = `query($s: ID!) { vouchers(shopId: $s) { id title type status payValue seckill { stock } }
-		shop(id: $s) { vouchers { id } } }`
 	payMutation    = `mutation($id: ID!, $p: PayType!) { payOrder(orderId: $id, payType: $p) { id status payType payTime } }`
 	cancelMutation = `mutation($id: ID!) { cancelOrder(orderId: $id) { id status } }`
 	myOrdersQuery  = `query($f: Int, $a: String) { myOrders(first: $f, after: $a) { edges { cursor node { id status voucher { id } } } pageInfo { hasNextPage endCursor } } }`
 )
 
+// orderView is an order as order(id) answers it, with its status as a plain
+// string too: tests elsewhere in the package compare it with strings of
+// their own.
 type orderView struct {
-	ID      string
-	Status  string
-	PayType *string
-	PayTime *string
-	Voucher struct{ ID string }
-	User    struct{ ID string }
+	gqlclient.OrderFields
+	Status string
 }
 
 func (ts *testServer) order(token, id string) *orderView {
 	ts.t.Helper()
-	var out struct{ Order *orderView }
-	ts.ok(token, orderQuery, map[string]any{"id": id}, &out)
-	return out.Order
+	o := must(gqlclient.Order(ts.t.Context(), ts.gql(token), id))(ts.t).Order
+	if o == nil {
+		return nil
+	}
+	return &orderView{OrderFields: *o, Status: string(o.Status)}
 }
 
 // waitStatus polls order(id) until it has status.
@@ -55,6 +57,11 @@ func (ts *testServer) waitStatus(token, id, status string) *orderView {
 	}
 }
 
+// seckill buys one unit of sale v as token's user and returns the order's id.
+// It sends seckillMutation raw: an anonymous operation, whose span is
+// "mutation", which TestTracingInProcess expects between POST /graphql and
+// Mutation.seckillVoucher (the typed client's named operation would be
+// "mutation SeckillVoucher").
 func (ts *testServer) seckill(token string, v int64) string {
 	ts.t.Helper()
 	var out struct {
@@ -72,52 +79,47 @@ func (ts *testServer) seckill(token string, v int64) string {
 func TestCreateVoucher(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startSaleServer(t, backend, testConfig(t, backend), fastSeckill)
-		user := ts.login("13800000001")
-		admin := ts.admin()
+		user := ts.gql(ts.login("13800000001"))
+		admin, anon := ts.gql(ts.admin()), ts.gql("")
 		now := time.Now()
-		in := func(edit func(m, sk map[string]any)) map[string]any {
-			sk := map[string]any{"stock": 5, "beginTime": now.Format(time.RFC3339), "endTime": now.Add(time.Hour).Format(time.RFC3339)}
-			m := map[string]any{"shopId": "1", "title": "t", "payValue": 1, "actualValue": 2, "seckill": sk}
-			edit(m, sk)
-			return map[string]any{"in": m}
+		in := func(edit func(in *gqlclient.CreateVoucherInput)) gqlclient.CreateVoucherInput {
+			begin := now.Truncate(time.Second) // whole seconds, as RFC 3339 without fractions
+			in := gqlclient.CreateVoucherInput{ShopId: "1", Title: "t", PayValue: 1, ActualValue: 2,
+				Seckill: &gqlclient.SeckillInput{Stock: 5, BeginTime: begin, EndTime: begin.Add(time.Hour)}}
+			edit(&in)
+			return in
 		}
-		ts.fails(user, createVoucherMutation, in(func(m, sk map[string]any) {}), "FORBIDDEN")
-		for field, edit := range map[string]func(m, sk map[string]any){
-			"input.seckill.stock":   func(m, sk map[string]any) { sk["stock"] = 0 },
-			"input.seckill.endTime": func(m, sk map[string]any) { sk["endTime"] = now.Add(-time.Hour).Format(time.RFC3339) },
-			"input.payValue":        func(m, sk map[string]any) { m["payValue"] = -1 },
-			"input.actualValue":     func(m, sk map[string]any) { m["actualValue"] = -1 },
-			"input.title":           func(m, sk map[string]any) { m["title"] = "" },
-			"input.shopId":          func(m, sk map[string]any) { m["shopId"] = "999" },
+		_, err := gqlclient.CreateVoucher(ctx, user, in(func(*gqlclient.CreateVoucherInput) {}))
+		wantCode(t, err, "FORBIDDEN")
+		for field, edit := range map[string]func(in *gqlclient.CreateVoucherInput){
+			"input.seckill.stock":   func(in *gqlclient.CreateVoucherInput) { in.Seckill.Stock = 0 },
+			"input.seckill.endTime": func(in *gqlclient.CreateVoucherInput) { in.Seckill.EndTime = in.Seckill.BeginTime.Add(-time.Hour) },
+			"input.payValue":        func(in *gqlclient.CreateVoucherInput) { in.PayValue = -1 },
+			"input.actualValue":     func(in *gqlclient.CreateVoucherInput) { in.ActualValue = -1 },
+			"input.title":           func(in *gqlclient.CreateVoucherInput) { in.Title = "" },
+			"input.shopId":          func(in *gqlclient.CreateVoucherInput) { in.ShopId = "999" },
 		} {
-			e := ts.fails(admin, createVoucherMutation, in(edit), "BAD_USER_INPUT")
-			if e.Extensions["field"] != field {
-				t.Errorf("%s: field %v", field, e.Extensions["field"])
+			_, err := gqlclient.CreateVoucher(ctx, admin, in(edit))
+			wantCode(t, err, "BAD_USER_INPUT")
+			if got := kindOf(err).Field; got != field {
+				t.Errorf("%s: field %v", field, got)
 			}
 		}
-		var before struct{ Vouchers []struct{ ID string } }
-		ts.ok("", vouchersQuery, map[string]any{"s": "1"}, &before)
+		before := must(gqlclient.VouchersAndShopVouchers(ctx, anon, "1"))(t)
 
-		var normal createdVoucher
-		ts.ok(admin, createVoucherMutation, in(func(m, sk map[string]any) { delete(m, "seckill") }), &normal)
-		if normal.CreateVoucher.Type != "NORMAL" || normal.CreateVoucher.Seckill != nil || normal.CreateVoucher.Status != "ON_SALE" {
+		normal := must(gqlclient.CreateVoucher(ctx, admin, in(func(in *gqlclient.CreateVoucherInput) { in.Seckill = nil })))(t).CreateVoucher
+		if normal.Type != gqlclient.VoucherTypeNormal || normal.Seckill != nil || normal.Status != gqlclient.VoucherStatusOnSale {
 			t.Fatalf("%+v", normal)
 		}
 		flash := ts.createSale(5, now, now.Add(time.Hour))
-		var after struct {
-			Vouchers []struct {
-				ID, Type, Status string
-				Seckill          *struct{ Stock int }
-			}
-			Shop struct{ Vouchers []struct{ ID string } }
-		}
-		ts.ok("", vouchersQuery, map[string]any{"s": "1"}, &after)
-		if len(after.Vouchers) != len(before.Vouchers)+2 || len(after.Shop.Vouchers) != len(after.Vouchers) {
+		after := must(gqlclient.VouchersAndShopVouchers(ctx, anon, "1"))(t)
+		if len(after.Vouchers) != len(before.Vouchers)+2 || after.Shop == nil || len(after.Shop.Vouchers) != len(after.Vouchers) {
 			t.Fatalf("before %d, after %+v", len(before.Vouchers), after)
 		}
 		last := after.Vouchers[len(after.Vouchers)-1]
-		if last.ID != strconv.FormatInt(flash, 10) || last.Type != "SECKILL" || last.Seckill == nil || last.Seckill.Stock != 5 {
+		if last.Id != strconv.FormatInt(flash, 10) || last.Type != gqlclient.VoucherTypeSeckill || last.Seckill == nil || last.Seckill.Stock != 5 {
 			t.Fatalf("%+v", last)
 		}
 		// The sale state is in Redis right after the commit.
@@ -142,20 +144,17 @@ func TestOrderLifecycle(t *testing.T) {
 		ctx := context.Background()
 		v := ts.createSale(3, time.Now().Add(-time.Second), time.Now().Add(time.Hour))
 		alice, bob := ts.login("13800000011"), ts.login("13800000012")
+		aliceC, bobC := ts.gql(alice), ts.gql(bob)
 
 		ts.app.seckill.Stop(ctx) // hold persistence: the order stays PENDING
 		a1 := ts.seckill(alice, v)
-		if o := ts.order(alice, a1); o == nil || o.Status != "PENDING" || o.Voucher.ID != strconv.FormatInt(v, 10) {
+		if o := ts.order(alice, a1); o == nil || o.Status != "PENDING" || o.Voucher.Id != strconv.FormatInt(v, 10) {
 			t.Fatalf("%+v", o)
 		}
-		ts.fails(alice, payMutation, map[string]any{"id": a1, "p": "ALIPAY"}, "CONFLICT")
-		var mine struct {
-			MyOrders struct {
-				Edges []struct{ Node orderView }
-			}
-		}
-		ts.ok(alice, myOrdersQuery, nil, &mine)
-		if len(mine.MyOrders.Edges) != 1 || mine.MyOrders.Edges[0].Node.Status != "PENDING" {
+		_, err := gqlclient.PayOrder(ctx, aliceC, a1, gqlclient.PayTypeAlipay)
+		wantCode(t, err, "CONFLICT")
+		mine := must(gqlclient.MyOrders(ctx, aliceC, nil, nil))(t)
+		if len(mine.MyOrders.Edges) != 1 || mine.MyOrders.Edges[0].Node.Status != gqlclient.OrderStatusPending {
 			t.Fatalf("%+v", mine)
 		}
 		ts.app.seckill.Start()
@@ -166,16 +165,17 @@ func TestOrderLifecycle(t *testing.T) {
 		if ts.order(bob, a1) != nil {
 			t.Fatal("bob sees alice's order")
 		}
-		ts.fails(bob, payMutation, map[string]any{"id": a1, "p": "ALIPAY"}, "NOT_FOUND")
+		_, err = gqlclient.PayOrder(ctx, bobC, a1, gqlclient.PayTypeAlipay)
+		wantCode(t, err, "NOT_FOUND")
 
 		// Pay twice: the same paid order, paid once.
-		var p1, p2 struct{ PayOrder orderView }
-		ts.ok(alice, payMutation, map[string]any{"id": a1, "p": "ALIPAY"}, &p1)
-		ts.ok(alice, payMutation, map[string]any{"id": a1, "p": "WECHAT"}, &p2)
-		if p1.PayOrder.Status != "PAID" || *p1.PayOrder.PayType != "ALIPAY" || *p2.PayOrder.PayType != "ALIPAY" || *p1.PayOrder.PayTime != *p2.PayOrder.PayTime {
+		p1 := must(gqlclient.PayOrder(ctx, aliceC, a1, gqlclient.PayTypeAlipay))(t)
+		p2 := must(gqlclient.PayOrder(ctx, aliceC, a1, gqlclient.PayTypeWechat))(t)
+		if p1.PayOrder.Status != gqlclient.OrderStatusPaid || *p1.PayOrder.PayType != gqlclient.PayTypeAlipay || *p2.PayOrder.PayType != gqlclient.PayTypeAlipay || !p1.PayOrder.PayTime.Equal(*p2.PayOrder.PayTime) {
 			t.Fatalf("%+v %+v", p1, p2)
 		}
-		ts.fails(alice, cancelMutation, map[string]any{"id": a1}, "CONFLICT")
+		_, err = gqlclient.CancelOrder(ctx, aliceC, a1)
+		wantCode(t, err, "CONFLICT")
 
 		// Bob buys, cancels: one unit back in MySQL and Redis, and he may buy again.
 		b1 := ts.seckill(bob, v)
@@ -194,16 +194,16 @@ func TestOrderLifecycle(t *testing.T) {
 		if m, r := stocks(); m != 1 || r != 1 {
 			t.Fatalf("stocks %d %d, want 1 1", m, r)
 		}
-		var c struct{ CancelOrder orderView }
-		ts.ok(bob, cancelMutation, map[string]any{"id": b1}, &c)
-		if c.CancelOrder.Status != "CANCELLED" {
+		c := must(gqlclient.CancelOrder(ctx, bobC, b1))(t)
+		if c.CancelOrder.Status != gqlclient.OrderStatusCancelled {
 			t.Fatalf("%+v", c)
 		}
-		ts.ok(bob, cancelMutation, map[string]any{"id": b1}, &c) // idempotent
+		must(gqlclient.CancelOrder(ctx, bobC, b1))(t) // idempotent
 		if m, r := stocks(); m != 2 || r != 2 {
 			t.Fatalf("stocks after cancel %d %d, want 2 2", m, r)
 		}
-		ts.fails(bob, payMutation, map[string]any{"id": b1, "p": "BALANCE"}, "CONFLICT")
+		_, err = gqlclient.PayOrder(ctx, bobC, b1, gqlclient.PayTypeBalance)
+		wantCode(t, err, "CONFLICT")
 		b2 := ts.seckill(bob, v)
 		ts.waitStatus(bob, b2, "UNPAID")
 		if m, r := stocks(); m != 1 || r != 1 {
@@ -215,27 +215,20 @@ func TestOrderLifecycle(t *testing.T) {
 		}
 
 		// myOrders pages.
-		for _, tok := range []string{alice} {
-			var page struct {
-				MyOrders struct {
-					Edges    []struct{ Cursor string }
-					PageInfo struct {
-						HasNextPage bool
-						EndCursor   *string
-					}
-				}
-			}
-			ts.ok(tok, myOrdersQuery, map[string]any{"f": 1}, &page)
+		for _, c := range []graphql.Client{aliceC} {
+			page := must(gqlclient.MyOrders(ctx, c, new(1), nil))(t)
 			if len(page.MyOrders.Edges) != 1 || page.MyOrders.PageInfo.HasNextPage {
 				t.Fatalf("%+v", page)
 			}
-			ts.ok(tok, myOrdersQuery, map[string]any{"f": 1, "a": *page.MyOrders.PageInfo.EndCursor}, &page)
+			page = must(gqlclient.MyOrders(ctx, c, new(1), new(*page.MyOrders.PageInfo.EndCursor)))(t)
 			if len(page.MyOrders.Edges) != 0 {
 				t.Fatalf("%+v", page)
 			}
 		}
-		ts.fails(alice, myOrdersQuery, map[string]any{"f": 51}, "BAD_USER_INPUT")
-		ts.fails("", orderQuery, map[string]any{"id": a1}, "UNAUTHENTICATED")
+		_, err = gqlclient.MyOrders(ctx, aliceC, new(51), nil)
+		wantCode(t, err, "BAD_USER_INPUT")
+		_, err = gqlclient.Order(ctx, ts.gql(""), a1)
+		wantCode(t, err, "UNAUTHENTICATED")
 
 		// Metrics. The consumer counts a batch just after its commit, so a
 		// row seen in MySQL may precede its count by a moment.
@@ -258,5 +251,3 @@ func TestOrderLifecycle(t *testing.T) {
 		})
 	})
 }
-
-var _ = json.Marshal

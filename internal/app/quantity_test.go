@@ -1,37 +1,31 @@
 package app
 
 import (
-	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/Khan/genqlient/graphql"
+
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/payment"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-const limitedVoucherQuery = `query { vouchers(shopId: "1") { id perUserLimit maxQuantity } }`
-
 // shopVoucherLimits are shop 1's on-sale vouchers' perUserLimit and
 // maxQuantity by id, as the shop page reads them (through the shop's cache).
 func (ts *testServer) shopVoucherLimits(token string) map[string][2]any {
 	ts.t.Helper()
-	var out struct {
-		Vouchers []struct {
-			ID           string
-			PerUserLimit *int
-			MaxQuantity  int
-		}
-	}
-	ts.ok(token, limitedVoucherQuery, nil, &out)
+	out := must(gqlclient.VoucherLimits(ts.t.Context(), ts.gql(token), "1"))(ts.t)
 	m := map[string][2]any{}
 	for _, v := range out.Vouchers {
 		var l any
 		if v.PerUserLimit != nil {
 			l = *v.PerUserLimit
 		}
-		m[v.ID] = [2]any{l, v.MaxQuantity}
+		m[v.Id] = [2]any{l, v.MaxQuantity}
 	}
 	return m
 }
@@ -46,98 +40,61 @@ func (ts *testServer) shopVoucherLimits(token string) map[string][2]any {
 func TestVoucherQuantityAndLimitOverGraphQL(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts, _ := startOrdersApp(t, backend, Options{Seckill: fastSeckill,
 			Orders: order.Config{PollEvery: 20 * time.Millisecond, Payments: &payment.Instant{}}})
-		create := func(token string, limit any) gqlResponse {
-			return ts.do(token, `mutation($in: CreateVoucherInput!) { createVoucher(input: $in) { id perUserLimit maxQuantity } }`,
-				map[string]any{"in": map[string]any{"shopId": "1", "title": "bulk", "payValue": 100, "actualValue": 150, "perUserLimit": limit}})
+		create := func(c graphql.Client, limit int) (*gqlclient.CreateVoucherWithLimitResponse, error) {
+			return gqlclient.CreateVoucherWithLimit(ctx, c, gqlclient.CreateVoucherInput{
+				ShopId: "1", Title: "bulk", PayValue: 100, ActualValue: 150, PerUserLimit: &limit})
 		}
-		update := `mutation($id: ID!, $l: Int) { updateVoucher(id: $id, input: {perUserLimit: $l}) { id perUserLimit maxQuantity } }`
 		buyer := ts.login("13800000071")
-		if c := create(buyer, 5).code(); c != "FORBIDDEN" {
-			t.Fatalf("non-admin createVoucher with perUserLimit: %s", c)
+		buyerC, admin := ts.gql(buyer), ts.gql(ts.admin())
+		if _, err := create(buyerC, 5); kindOf(err).Code != "FORBIDDEN" {
+			t.Fatalf("non-admin createVoucher with perUserLimit: %v", err)
 		}
 		for _, bad := range []int{0, 101} {
-			if r := create(ts.admin(), bad); r.code() != "BAD_USER_INPUT" || r.Errors[0].Extensions["field"] != "input.perUserLimit" {
-				t.Fatalf("perUserLimit %d: %+v", bad, r.Errors)
+			if _, err := create(admin, bad); kindOf(err) != (errorKind{Code: "BAD_USER_INPUT", Field: "input.perUserLimit"}) {
+				t.Fatalf("perUserLimit %d: %v", bad, err)
 			}
 		}
-		var made struct {
-			CreateVoucher struct {
-				ID           string
-				PerUserLimit *int
-				MaxQuantity  int
-			}
-		}
-		r := create(ts.admin(), 5)
-		if r.code() != "" {
-			t.Fatalf("create: %+v", r.Errors)
-		}
-		if err := json.Unmarshal(r.Data, &made); err != nil {
-			t.Fatal(err)
-		}
-		v := made.CreateVoucher.ID
-		if made.CreateVoucher.PerUserLimit == nil || *made.CreateVoucher.PerUserLimit != 5 || made.CreateVoucher.MaxQuantity != 5 {
-			t.Fatalf("created %+v", made.CreateVoucher)
+		made := must(create(admin, 5))(t).CreateVoucher
+		v := made.Id
+		if made.PerUserLimit == nil || *made.PerUserLimit != 5 || made.MaxQuantity != 5 {
+			t.Fatalf("created %+v", made)
 		}
 		plain := ts.createNormalVoucher()
 		if got := ts.shopVoucherLimits(buyer); got[v] != [2]any{5, 5} || got[plain] != [2]any{nil, 10} {
 			t.Fatalf("shop's vouchers: %v", got)
 		}
-		ts.fails(buyer, update, map[string]any{"id": v, "l": 9}, "FORBIDDEN")
-		var changed struct{ UpdateVoucher struct{ PerUserLimit *int } }
-		ts.ok(ts.admin(), update, map[string]any{"id": v, "l": 4}, &changed)
-		if changed.UpdateVoucher.PerUserLimit == nil || *changed.UpdateVoucher.PerUserLimit != 4 {
-			t.Fatalf("updated %+v", changed.UpdateVoucher)
+		_, err := gqlclient.UpdateVoucherLimit(ctx, buyerC, v, new(9))
+		wantCode(t, err, "FORBIDDEN")
+		changed := must(gqlclient.UpdateVoucherLimit(ctx, admin, v, new(4)))(t).UpdateVoucher
+		if changed.PerUserLimit == nil || *changed.PerUserLimit != 4 {
+			t.Fatalf("updated %+v", changed)
 		}
 		if got := ts.shopVoucherLimits(buyer); got[v] != [2]any{4, 4} {
 			t.Fatalf("shop's vouchers after the change: %v", got)
 		}
 		sale := ts.createSale(3, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
-		if e := ts.fails(ts.admin(), update, map[string]any{"id": sale, "l": 2}, "BAD_USER_INPUT"); e.Extensions["field"] != "input.perUserLimit" {
-			t.Fatalf("limit on a flash sale: %+v", e)
-		}
+		_, err = gqlclient.UpdateVoucherLimit(ctx, admin, strconv.FormatInt(sale, 10), new(2))
+		wantField(t, err, "input.perUserLimit") // no limit on a flash sale
 
-		buy := `mutation($v: ID!, $q: Int!) { buyVoucher(voucherId: $v, quantity: $q) { id quantity status } }`
-		e := ts.fails(buyer, buy, map[string]any{"v": v, "q": 5}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "quantity" || !strings.Contains(e.Message, "is 4 per buyer") {
+		_, err = gqlclient.BuyVoucherQuantity(ctx, buyerC, v, 5)
+		wantField(t, err, "quantity")
+		if e := gqlErrors(err)[0]; !strings.Contains(e.Message, "is 4 per buyer") {
 			t.Fatalf("over the limit: %+v", e)
 		}
-		var bought struct {
-			BuyVoucher struct {
-				ID       string
-				Quantity int
-			}
+		bought := must(gqlclient.BuyVoucherQuantity(ctx, buyerC, v, 3))(t).BuyVoucher
+		if bought.Quantity != 3 {
+			t.Fatalf("bought %+v", bought)
 		}
-		ts.ok(buyer, buy, map[string]any{"v": v, "q": 3}, &bought)
-		if bought.BuyVoucher.Quantity != 3 {
-			t.Fatalf("bought %+v", bought.BuyVoucher)
+		paid := must(gqlclient.PayOrderQuantity(ctx, buyerC, bought.Id, gqlclient.PayTypeAlipay))(t).PayOrder
+		if paid.Status != gqlclient.OrderStatusPaid || paid.Quantity != 3 || paid.Payment == nil || paid.Payment.Amount != 300 {
+			t.Fatalf("paid %+v, want PAID, 3 units, 300 fen", paid)
 		}
-		var paid struct {
-			PayOrder struct {
-				Status   string
-				Quantity int
-				Payment  struct{ Amount int }
-			}
-		}
-		ts.ok(buyer, `mutation($id: ID!) { payOrder(orderId: $id, payType: ALIPAY) { status quantity payment { amount } } }`,
-			map[string]any{"id": bought.BuyVoucher.ID}, &paid)
-		if paid.PayOrder.Status != "PAID" || paid.PayOrder.Quantity != 3 || paid.PayOrder.Payment.Amount != 300 {
-			t.Fatalf("paid %+v, want PAID, 3 units, 300 fen", paid.PayOrder)
-		}
-		var mine struct {
-			MyOrders struct {
-				Edges []struct {
-					Node struct {
-						ID       string
-						Quantity int
-					}
-				}
-			}
-		}
-		ts.ok(buyer, `{ myOrders(first: 5) { edges { node { id quantity } } } }`, nil, &mine)
-		if len(mine.MyOrders.Edges) != 1 || mine.MyOrders.Edges[0].Node.Quantity != 3 {
-			t.Fatalf("myOrders %+v", mine.MyOrders)
+		mine := must(gqlclient.MyOrderQuantities(ctx, buyerC, new(5), nil))(t).MyOrders
+		if len(mine.Edges) != 1 || mine.Edges[0].Node.Quantity != 3 {
+			t.Fatalf("myOrders %+v", mine)
 		}
 	})
 }
@@ -150,15 +107,14 @@ func TestVoucherQuantityAndLimitOverGraphQL(t *testing.T) {
 func TestViewerRatingOverGraphQL(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts, other := twoInstances(t, backend)
 		a, b := ts.login("13800000072"), ts.login("13800000073")
 		rating := func(token, shop string) *int {
-			var out struct{ Shop struct{ ViewerRating *int } }
-			ts.ok(token, `query($id: ID!) { shop(id: $id) { id viewerRating } }`, map[string]any{"id": shop}, &out)
-			return out.Shop.ViewerRating
+			return must(gqlclient.ShopViewerRating(ctx, ts.gql(token), shop))(t).Shop.ViewerRating
 		}
 		rate := func(token, shop string, stars int) {
-			ts.ok(token, `mutation($id: ID!, $s: Int!) { rateShop(shopId: $id, stars: $s) { id } }`, map[string]any{"id": shop, "s": stars}, nil)
+			must(gqlclient.RateShop(ctx, ts.gql(token), shop, stars))(t)
 		}
 		is := func(got *int, want int) bool { return (got == nil && want == 0) || (got != nil && *got == want) }
 		if !is(rating(a, "1"), 0) || !is(rating("", "1"), 0) {
@@ -170,9 +126,7 @@ func TestViewerRatingOverGraphQL(t *testing.T) {
 			t.Fatalf("after a's rating: a %v b %v anonymous %v", rating(a, "1"), rating(b, "1"), rating("", "1"))
 		}
 		onOther := func() *int {
-			var out struct{ Shop struct{ ViewerRating *int } }
-			other.ok(a, `{ shop(id: "1") { viewerRating } }`, nil, &out)
-			return out.Shop.ViewerRating
+			return must(gqlclient.ShopViewerRating(ctx, other.gql(a), "1"))(t).Shop.ViewerRating
 		}
 		testenv.Eventually(t, 5*time.Second, "a's rating on the other instance", func() bool { return is(onOther(), 4) })
 		rate(a, "1", 2)
@@ -181,29 +135,19 @@ func TestViewerRatingOverGraphQL(t *testing.T) {
 			t.Fatalf("after the change: a %v b %v", rating(a, "1"), rating(b, "1"))
 		}
 		testenv.Eventually(t, 5*time.Second, "a's changed rating on the other instance", func() bool { return is(onOther(), 2) })
-		var list struct {
-			Shops struct {
-				Edges []struct {
-					Node struct {
-						ID           string
-						ViewerRating *int
-					}
-				}
-			}
-		}
-		ts.ok(a, `{ shops(typeId: "1", first: 10) { edges { node { id viewerRating } } } }`, nil, &list)
+		list := must(gqlclient.ShopViewerRatings(ctx, ts.gql(a), "1", new(10)))(t).Shops
 		seen := 0
-		for _, e := range list.Shops.Edges {
-			want := map[string]int{"1": 2, "2": 3}[e.Node.ID]
+		for _, e := range list.Edges {
+			want := map[string]int{"1": 2, "2": 3}[e.Node.Id]
 			if !is(e.Node.ViewerRating, want) {
-				t.Fatalf("shop %s in the list: %v, want %d", e.Node.ID, e.Node.ViewerRating, want)
+				t.Fatalf("shop %s in the list: %v, want %d", e.Node.Id, e.Node.ViewerRating, want)
 			}
 			if want != 0 {
 				seen++
 			}
 		}
 		if seen != 2 {
-			t.Fatalf("the list has %d of the 2 rated shops: %+v", seen, list.Shops.Edges)
+			t.Fatalf("the list has %d of the 2 rated shops: %+v", seen, list.Edges)
 		}
 	})
 }

@@ -10,6 +10,264 @@ import (
 	"github.com/Khan/genqlient/graphql"
 )
 
+// AddCommentResponse is returned by AddComment on success.
+type AddCommentResponse struct {
+	// Comments on a blog, or replies to the comment replyTo of the same blog. content is trimmed; 10 per minute per user.
+	AddComment CommentFields `json:"addComment"`
+}
+
+// GetAddComment returns AddCommentResponse.AddComment, and is useful for accessing the field via an interface.
+func (v *AddCommentResponse) GetAddComment() CommentFields { return v.AddComment }
+
+// BlogCommentListBlog includes the requested fields of the GraphQL type Blog.
+type BlogCommentListBlog struct {
+	Comments int `json:"comments"`
+	// top-level comments, oldest first; a deleted one is listed while it has replies
+	CommentList BlogCommentListBlogCommentListCommentConnection `json:"commentList"`
+}
+
+// GetComments returns BlogCommentListBlog.Comments, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlog) GetComments() int { return v.Comments }
+
+// GetCommentList returns BlogCommentListBlog.CommentList, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlog) GetCommentList() BlogCommentListBlogCommentListCommentConnection {
+	return v.CommentList
+}
+
+// BlogCommentListBlogCommentListCommentConnection includes the requested fields of the GraphQL type CommentConnection.
+type BlogCommentListBlogCommentListCommentConnection struct {
+	Edges    []BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge `json:"edges"`
+	PageInfo PageInfoFields                                                    `json:"pageInfo"`
+}
+
+// GetEdges returns BlogCommentListBlogCommentListCommentConnection.Edges, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnection) GetEdges() []BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns BlogCommentListBlogCommentListCommentConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnection) GetPageInfo() PageInfoFields {
+	return v.PageInfo
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge includes the requested fields of the GraphQL type CommentEdge.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge struct {
+	Cursor string                                                                     `json:"cursor"`
+	Node   BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment `json:"node"`
+}
+
+// GetCursor returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge) GetCursor() string {
+	return v.Cursor
+}
+
+// GetNode returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge.Node, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdge) GetNode() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment {
+	return v.Node
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment struct {
+	Id string `json:"id"`
+	// 1 to 1000 characters; null when the comment is deleted
+	Content *string `json:"content"`
+	// deleted by its author or the blog's author: no content; listed while it has replies
+	Deleted bool `json:"deleted"`
+	// how many users like it
+	Liked     int                                                                                  `json:"liked"`
+	LikedByMe bool                                                                                 `json:"likedByMe"`
+	Author    BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser `json:"author"`
+	// number of replies not deleted (0 for a reply)
+	ReplyCount int `json:"replyCount"`
+	// replies of a top-level comment, oldest first, deleted ones left out (always empty for a reply)
+	Replies BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection `json:"replies"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetId() string {
+	return v.Id
+}
+
+// GetContent returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Content, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetContent() *string {
+	return v.Content
+}
+
+// GetDeleted returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Deleted, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetDeleted() bool {
+	return v.Deleted
+}
+
+// GetLiked returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Liked, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetLiked() int {
+	return v.Liked
+}
+
+// GetLikedByMe returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.LikedByMe, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetLikedByMe() bool {
+	return v.LikedByMe
+}
+
+// GetAuthor returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Author, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetAuthor() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser {
+	return v.Author
+}
+
+// GetReplyCount returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.ReplyCount, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetReplyCount() int {
+	return v.ReplyCount
+}
+
+// GetReplies returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment.Replies, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeComment) GetReplies() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection {
+	return v.Replies
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser includes the requested fields of the GraphQL type User.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser struct {
+	Id       string `json:"id"`
+	NickName string `json:"nickName"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser) GetId() string {
+	return v.Id
+}
+
+// GetNickName returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser.NickName, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser) GetNickName() string {
+	return v.NickName
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection includes the requested fields of the GraphQL type CommentConnection.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection struct {
+	Edges    []BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge `json:"edges"`
+	PageInfo PageInfoFields                                                                                                       `json:"pageInfo"`
+}
+
+// GetEdges returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection.Edges, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection) GetEdges() []BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnection) GetPageInfo() PageInfoFields {
+	return v.PageInfo
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge includes the requested fields of the GraphQL type CommentEdge.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge struct {
+	Node BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment `json:"node"`
+}
+
+// GetNode returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge.Node, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdge) GetNode() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment {
+	return v.Node
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment struct {
+	Id string `json:"id"`
+	// 1 to 1000 characters; null when the comment is deleted
+	Content *string `json:"content"`
+	// the top-level comment a reply hangs under; null for a top-level comment
+	ParentId  *string                                                                                                                                 `json:"parentId"`
+	LikedByMe bool                                                                                                                                    `json:"likedByMe"`
+	Author    BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser `json:"author"`
+	// the comment this one answers (its top-level comment or another reply); null for a top-level comment
+	ReplyTo *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment `json:"replyTo"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetId() string {
+	return v.Id
+}
+
+// GetContent returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.Content, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetContent() *string {
+	return v.Content
+}
+
+// GetParentId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.ParentId, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetParentId() *string {
+	return v.ParentId
+}
+
+// GetLikedByMe returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.LikedByMe, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetLikedByMe() bool {
+	return v.LikedByMe
+}
+
+// GetAuthor returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.Author, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetAuthor() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser {
+	return v.Author
+}
+
+// GetReplyTo returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.ReplyTo, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetReplyTo() *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment {
+	return v.ReplyTo
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser includes the requested fields of the GraphQL type User.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser struct {
+	Id       string `json:"id"`
+	NickName string `json:"nickName"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser) GetId() string {
+	return v.Id
+}
+
+// GetNickName returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser.NickName, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentAuthorUser) GetNickName() string {
+	return v.NickName
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment struct {
+	Id     string                                                                                                                                                `json:"id"`
+	Author BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser `json:"author"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment) GetId() string {
+	return v.Id
+}
+
+// GetAuthor returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment.Author, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment) GetAuthor() BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser {
+	return v.Author
+}
+
+// BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser includes the requested fields of the GraphQL type User.
+type BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *BlogCommentListBlogCommentListCommentConnectionEdgesCommentEdgeNodeCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser) GetId() string {
+	return v.Id
+}
+
+// BlogCommentListResponse is returned by BlogCommentList on success.
+type BlogCommentListResponse struct {
+	// A blog; null when absent.
+	Blog *BlogCommentListBlog `json:"blog"`
+}
+
+// GetBlog returns BlogCommentListResponse.Blog, and is useful for accessing the field via an interface.
+func (v *BlogCommentListResponse) GetBlog() *BlogCommentListBlog { return v.Blog }
+
 // BlogFields includes the GraphQL fields of Blog requested by the fragment BlogFields.
 type BlogFields struct {
 	Id      string `json:"id"`
@@ -119,6 +377,23 @@ type BlogsByUserResponse struct {
 // GetBlogsByUser returns BlogsByUserResponse.BlogsByUser, and is useful for accessing the field via an interface.
 func (v *BlogsByUserResponse) GetBlogsByUser() BlogPage { return v.BlogsByUser }
 
+// BuyVoucherQuantityResponse is returned by BuyVoucherQuantity on success.
+type BuyVoucherQuantityResponse struct {
+	// Buys a normal voucher (type NORMAL; a flash-sale voucher is bought with seckillVoucher): the order is
+	// UNPAID at once, with the payment deadline, cancellation, payOrder and refundOrder of any order (payOrder
+	// charges the voucher's payValue × quantity, computed by the server). quantity: 1 to the voucher's
+	// maxQuantity (its perUserLimit, else 10); BAD_USER_INPUT naming quantity and saying the limit otherwise.
+	// One order per buyer and voucher: ALREADY_ORDERED while the buyer has one that is not CANCELLED (a
+	// cancelled one is replaced by the new order, with the new quantity), so the limit bounds the units a
+	// buyer holds. SALE_ENDED when the
+	// voucher is not ON_SALE, NOT_FOUND when there is none, BAD_USER_INPUT naming voucherId for a flash-sale
+	// voucher. orderUpdates announces the order UNPAID. Rate limited per buyer (RATE_LIMITED).
+	BuyVoucher OrderQuantityFields `json:"buyVoucher"`
+}
+
+// GetBuyVoucher returns BuyVoucherQuantityResponse.BuyVoucher, and is useful for accessing the field via an interface.
+func (v *BuyVoucherQuantityResponse) GetBuyVoucher() OrderQuantityFields { return v.BuyVoucher }
+
 // BuyVoucherResponse is returned by BuyVoucher on success.
 type BuyVoucherResponse struct {
 	// Buys a normal voucher (type NORMAL; a flash-sale voucher is bought with seckillVoucher): the order is
@@ -158,6 +433,207 @@ var AllCancelReason = []CancelReason{
 	CancelReasonBuyer,
 	CancelReasonPayTimeout,
 }
+
+// CommentFields includes the GraphQL fields of Comment requested by the fragment CommentFields.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type CommentFields struct {
+	Id string `json:"id"`
+	// 1 to 1000 characters; null when the comment is deleted
+	Content *string `json:"content"`
+	// the top-level comment a reply hangs under; null for a top-level comment
+	ParentId *string `json:"parentId"`
+	// the comment this one answers (its top-level comment or another reply); null for a top-level comment
+	ReplyTo *CommentFieldsReplyToComment `json:"replyTo"`
+	Author  CommentFieldsAuthorUser      `json:"author"`
+	// how many users like it
+	Liked     int  `json:"liked"`
+	LikedByMe bool `json:"likedByMe"`
+	// deleted by its author or the blog's author: no content; listed while it has replies
+	Deleted    bool      `json:"deleted"`
+	CreateTime time.Time `json:"createTime"`
+}
+
+// GetId returns CommentFields.Id, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetId() string { return v.Id }
+
+// GetContent returns CommentFields.Content, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetContent() *string { return v.Content }
+
+// GetParentId returns CommentFields.ParentId, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetParentId() *string { return v.ParentId }
+
+// GetReplyTo returns CommentFields.ReplyTo, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetReplyTo() *CommentFieldsReplyToComment { return v.ReplyTo }
+
+// GetAuthor returns CommentFields.Author, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetAuthor() CommentFieldsAuthorUser { return v.Author }
+
+// GetLiked returns CommentFields.Liked, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetLiked() int { return v.Liked }
+
+// GetLikedByMe returns CommentFields.LikedByMe, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetLikedByMe() bool { return v.LikedByMe }
+
+// GetDeleted returns CommentFields.Deleted, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetDeleted() bool { return v.Deleted }
+
+// GetCreateTime returns CommentFields.CreateTime, and is useful for accessing the field via an interface.
+func (v *CommentFields) GetCreateTime() time.Time { return v.CreateTime }
+
+// CommentFieldsAuthorUser includes the requested fields of the GraphQL type User.
+type CommentFieldsAuthorUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns CommentFieldsAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *CommentFieldsAuthorUser) GetId() string { return v.Id }
+
+// CommentFieldsReplyToComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type CommentFieldsReplyToComment struct {
+	Id     string                                `json:"id"`
+	Author CommentFieldsReplyToCommentAuthorUser `json:"author"`
+}
+
+// GetId returns CommentFieldsReplyToComment.Id, and is useful for accessing the field via an interface.
+func (v *CommentFieldsReplyToComment) GetId() string { return v.Id }
+
+// GetAuthor returns CommentFieldsReplyToComment.Author, and is useful for accessing the field via an interface.
+func (v *CommentFieldsReplyToComment) GetAuthor() CommentFieldsReplyToCommentAuthorUser {
+	return v.Author
+}
+
+// CommentFieldsReplyToCommentAuthorUser includes the requested fields of the GraphQL type User.
+type CommentFieldsReplyToCommentAuthorUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns CommentFieldsReplyToCommentAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *CommentFieldsReplyToCommentAuthorUser) GetId() string { return v.Id }
+
+// CommentRepliesComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type CommentRepliesComment struct {
+	// replies of a top-level comment, oldest first, deleted ones left out (always empty for a reply)
+	Replies CommentRepliesCommentRepliesCommentConnection `json:"replies"`
+}
+
+// GetReplies returns CommentRepliesComment.Replies, and is useful for accessing the field via an interface.
+func (v *CommentRepliesComment) GetReplies() CommentRepliesCommentRepliesCommentConnection {
+	return v.Replies
+}
+
+// CommentRepliesCommentRepliesCommentConnection includes the requested fields of the GraphQL type CommentConnection.
+type CommentRepliesCommentRepliesCommentConnection struct {
+	Edges    []CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge `json:"edges"`
+	PageInfo PageInfoFields                                                  `json:"pageInfo"`
+}
+
+// GetEdges returns CommentRepliesCommentRepliesCommentConnection.Edges, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnection) GetEdges() []CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns CommentRepliesCommentRepliesCommentConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnection) GetPageInfo() PageInfoFields {
+	return v.PageInfo
+}
+
+// CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge includes the requested fields of the GraphQL type CommentEdge.
+type CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge struct {
+	Node CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment `json:"node"`
+}
+
+// GetNode returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge.Node, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdge) GetNode() CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment {
+	return v.Node
+}
+
+// CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment struct {
+	Id string `json:"id"`
+	// 1 to 1000 characters; null when the comment is deleted
+	Content   *string `json:"content"`
+	LikedByMe bool    `json:"likedByMe"`
+	// the comment this one answers (its top-level comment or another reply); null for a top-level comment
+	ReplyTo *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment `json:"replyTo"`
+}
+
+// GetId returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.Id, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetId() string {
+	return v.Id
+}
+
+// GetContent returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.Content, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetContent() *string {
+	return v.Content
+}
+
+// GetLikedByMe returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.LikedByMe, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetLikedByMe() bool {
+	return v.LikedByMe
+}
+
+// GetReplyTo returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment.ReplyTo, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeComment) GetReplyTo() *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment {
+	return v.ReplyTo
+}
+
+// CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment struct {
+	Id     string                                                                                           `json:"id"`
+	Author CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser `json:"author"`
+}
+
+// GetId returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment.Id, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment) GetId() string {
+	return v.Id
+}
+
+// GetAuthor returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment.Author, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToComment) GetAuthor() CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser {
+	return v.Author
+}
+
+// CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser includes the requested fields of the GraphQL type User.
+type CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser.Id, and is useful for accessing the field via an interface.
+func (v *CommentRepliesCommentRepliesCommentConnectionEdgesCommentEdgeNodeCommentReplyToCommentAuthorUser) GetId() string {
+	return v.Id
+}
+
+// CommentRepliesResponse is returned by CommentReplies on success.
+type CommentRepliesResponse struct {
+	// A comment (deleted ones too); null when absent. Pages one comment's replies.
+	Comment *CommentRepliesComment `json:"comment"`
+}
+
+// GetComment returns CommentRepliesResponse.Comment, and is useful for accessing the field via an interface.
+func (v *CommentRepliesResponse) GetComment() *CommentRepliesComment { return v.Comment }
+
+// CommentResponse is returned by Comment on success.
+type CommentResponse struct {
+	// A comment (deleted ones too); null when absent. Pages one comment's replies.
+	Comment *CommentFields `json:"comment"`
+}
+
+// GetComment returns CommentResponse.Comment, and is useful for accessing the field via an interface.
+func (v *CommentResponse) GetComment() *CommentFields { return v.Comment }
 
 // CommonFollowsCommonFollowsUser includes the requested fields of the GraphQL type User.
 type CommonFollowsCommonFollowsUser struct {
@@ -314,6 +790,17 @@ type CreateVoucherResponse struct {
 // GetCreateVoucher returns CreateVoucherResponse.CreateVoucher, and is useful for accessing the field via an interface.
 func (v *CreateVoucherResponse) GetCreateVoucher() VoucherFields { return v.CreateVoucher }
 
+// CreateVoucherWithLimitResponse is returned by CreateVoucherWithLimit on success.
+type CreateVoucherWithLimitResponse struct {
+	// Adds a voucher (with seckill: a flash sale). Admins only; audited.
+	CreateVoucher VoucherLimitFields `json:"createVoucher"`
+}
+
+// GetCreateVoucher returns CreateVoucherWithLimitResponse.CreateVoucher, and is useful for accessing the field via an interface.
+func (v *CreateVoucherWithLimitResponse) GetCreateVoucher() VoucherLimitFields {
+	return v.CreateVoucher
+}
+
 // DeleteBlogResponse is returned by DeleteBlog on success.
 type DeleteBlogResponse struct {
 	// Owner only; also takes the blog out of the feeds.
@@ -322,6 +809,15 @@ type DeleteBlogResponse struct {
 
 // GetDeleteBlog returns DeleteBlogResponse.DeleteBlog, and is useful for accessing the field via an interface.
 func (v *DeleteBlogResponse) GetDeleteBlog() bool { return v.DeleteBlog }
+
+// DeleteCommentResponse is returned by DeleteComment on success.
+type DeleteCommentResponse struct {
+	// The comment's author or the blog's author; deleting twice is harmless.
+	DeleteComment bool `json:"deleteComment"`
+}
+
+// GetDeleteComment returns DeleteCommentResponse.DeleteComment, and is useful for accessing the field via an interface.
+func (v *DeleteCommentResponse) GetDeleteComment() bool { return v.DeleteComment }
 
 // FeedResponse is returned by Feed on success.
 type FeedResponse struct {
@@ -508,6 +1004,38 @@ type MeResponse struct {
 
 // GetMe returns MeResponse.Me, and is useful for accessing the field via an interface.
 func (v *MeResponse) GetMe() *UserBrief { return v.Me }
+
+// MyOrderQuantitiesMyOrdersVoucherOrderConnection includes the requested fields of the GraphQL type VoucherOrderConnection.
+type MyOrderQuantitiesMyOrdersVoucherOrderConnection struct {
+	Edges []MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge `json:"edges"`
+}
+
+// GetEdges returns MyOrderQuantitiesMyOrdersVoucherOrderConnection.Edges, and is useful for accessing the field via an interface.
+func (v *MyOrderQuantitiesMyOrdersVoucherOrderConnection) GetEdges() []MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge {
+	return v.Edges
+}
+
+// MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge includes the requested fields of the GraphQL type VoucherOrderEdge.
+type MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge struct {
+	Node OrderQuantityFields `json:"node"`
+}
+
+// GetNode returns MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge.Node, and is useful for accessing the field via an interface.
+func (v *MyOrderQuantitiesMyOrdersVoucherOrderConnectionEdgesVoucherOrderEdge) GetNode() OrderQuantityFields {
+	return v.Node
+}
+
+// MyOrderQuantitiesResponse is returned by MyOrderQuantities on success.
+type MyOrderQuantitiesResponse struct {
+	// The viewer's orders, newest first; orders still PENDING come first on the first page. With
+	// shopId, only the orders of that shop's vouchers (the shop page's; none for no such shop).
+	MyOrders MyOrderQuantitiesMyOrdersVoucherOrderConnection `json:"myOrders"`
+}
+
+// GetMyOrders returns MyOrderQuantitiesResponse.MyOrders, and is useful for accessing the field via an interface.
+func (v *MyOrderQuantitiesResponse) GetMyOrders() MyOrderQuantitiesMyOrdersVoucherOrderConnection {
+	return v.MyOrders
+}
 
 // MyOrdersMyOrdersVoucherOrderConnection includes the requested fields of the GraphQL type VoucherOrderConnection.
 type MyOrdersMyOrdersVoucherOrderConnection struct {
@@ -749,6 +1277,41 @@ type OrderLifecycleResponse struct {
 // GetOrder returns OrderLifecycleResponse.Order, and is useful for accessing the field via an interface.
 func (v *OrderLifecycleResponse) GetOrder() *OrderLifecycleOrderVoucherOrder { return v.Order }
 
+// An order's units and what its latest payment attempt asks for.
+type OrderQuantityFields struct {
+	Id     string      `json:"id"`
+	Status OrderStatus `json:"status"`
+	// Units the order holds (buyVoucher's quantity); 1 for a flash-sale order. The order's price is the
+	// voucher's payValue × quantity.
+	Quantity int `json:"quantity"`
+	// The order's latest payment attempt with the payment provider; null before payOrder.
+	Payment *OrderQuantityFieldsPaymentOrderPayment `json:"payment"`
+}
+
+// GetId returns OrderQuantityFields.Id, and is useful for accessing the field via an interface.
+func (v *OrderQuantityFields) GetId() string { return v.Id }
+
+// GetStatus returns OrderQuantityFields.Status, and is useful for accessing the field via an interface.
+func (v *OrderQuantityFields) GetStatus() OrderStatus { return v.Status }
+
+// GetQuantity returns OrderQuantityFields.Quantity, and is useful for accessing the field via an interface.
+func (v *OrderQuantityFields) GetQuantity() int { return v.Quantity }
+
+// GetPayment returns OrderQuantityFields.Payment, and is useful for accessing the field via an interface.
+func (v *OrderQuantityFields) GetPayment() *OrderQuantityFieldsPaymentOrderPayment { return v.Payment }
+
+// OrderQuantityFieldsPaymentOrderPayment includes the requested fields of the GraphQL type OrderPayment.
+// The GraphQL type's documentation follows.
+//
+// One payment attempt of an order with the payment provider (a row of hmdp_pay_attempt).
+type OrderQuantityFieldsPaymentOrderPayment struct {
+	// fen: the order's price when the attempt was opened (the voucher's payValue × the order's quantity)
+	Amount int `json:"amount"`
+}
+
+// GetAmount returns OrderQuantityFieldsPaymentOrderPayment.Amount, and is useful for accessing the field via an interface.
+func (v *OrderQuantityFieldsPaymentOrderPayment) GetAmount() int { return v.Amount }
+
 // OrderResponse is returned by Order on success.
 type OrderResponse struct {
 	// One of the viewer's orders; PENDING until persisted; null when absent or someone else's.
@@ -795,6 +1358,19 @@ func (v *PageInfoFields) GetHasNextPage() bool { return v.HasNextPage }
 
 // GetEndCursor returns PageInfoFields.EndCursor, and is useful for accessing the field via an interface.
 func (v *PageInfoFields) GetEndCursor() *string { return v.EndCursor }
+
+// PayOrderQuantityResponse is returned by PayOrderQuantity on success.
+type PayOrderQuantityResponse struct {
+	// Opens a payment of the order with the payment provider, for the voucher's price (never a figure of
+	// the client's), and returns the order still UNPAID with payment.status PAYING and payment.payUrl: send
+	// the buyer there. The provider's signed notify moves the order to PAID (orderUpdates tells). Idempotent:
+	// calls with the same payType share one attempt (one payUrl, charged at most once); paying a PAID order
+	// returns it unchanged. PAYMENT_FAILED when the provider could not open the payment: call again.
+	PayOrder OrderQuantityFields `json:"payOrder"`
+}
+
+// GetPayOrder returns PayOrderQuantityResponse.PayOrder, and is useful for accessing the field via an interface.
+func (v *PayOrderQuantityResponse) GetPayOrder() OrderQuantityFields { return v.PayOrder }
 
 // PayOrderResponse is returned by PayOrder on success.
 type PayOrderResponse struct {
@@ -1143,6 +1719,37 @@ type SetBlogLikeResponse struct {
 // GetSetBlogLike returns SetBlogLikeResponse.SetBlogLike, and is useful for accessing the field via an interface.
 func (v *SetBlogLikeResponse) GetSetBlogLike() BlogFields { return v.SetBlogLike }
 
+// SetCommentLikeResponse is returned by SetCommentLike on success.
+type SetCommentLikeResponse struct {
+	// Idempotent: liking twice counts once.
+	SetCommentLike SetCommentLikeSetCommentLikeComment `json:"setCommentLike"`
+}
+
+// GetSetCommentLike returns SetCommentLikeResponse.SetCommentLike, and is useful for accessing the field via an interface.
+func (v *SetCommentLikeResponse) GetSetCommentLike() SetCommentLikeSetCommentLikeComment {
+	return v.SetCommentLike
+}
+
+// SetCommentLikeSetCommentLikeComment includes the requested fields of the GraphQL type Comment.
+// The GraphQL type's documentation follows.
+//
+// A comment on a blog: top-level, or a reply under a top-level comment.
+type SetCommentLikeSetCommentLikeComment struct {
+	Id string `json:"id"`
+	// how many users like it
+	Liked     int  `json:"liked"`
+	LikedByMe bool `json:"likedByMe"`
+}
+
+// GetId returns SetCommentLikeSetCommentLikeComment.Id, and is useful for accessing the field via an interface.
+func (v *SetCommentLikeSetCommentLikeComment) GetId() string { return v.Id }
+
+// GetLiked returns SetCommentLikeSetCommentLikeComment.Liked, and is useful for accessing the field via an interface.
+func (v *SetCommentLikeSetCommentLikeComment) GetLiked() int { return v.Liked }
+
+// GetLikedByMe returns SetCommentLikeSetCommentLikeComment.LikedByMe, and is useful for accessing the field via an interface.
+func (v *SetCommentLikeSetCommentLikeComment) GetLikedByMe() bool { return v.LikedByMe }
+
 // SetFollowResponse is returned by SetFollow on success.
 type SetFollowResponse struct {
 	// Idempotent; returns the (un)followed user. Following yourself is BAD_USER_INPUT.
@@ -1295,6 +1902,76 @@ func (v *ShopTypesShopTypesShopType) GetIcon() string { return v.Icon }
 
 // GetSort returns ShopTypesShopTypesShopType.Sort, and is useful for accessing the field via an interface.
 func (v *ShopTypesShopTypesShopType) GetSort() int { return v.Sort }
+
+// ShopViewerRatingResponse is returned by ShopViewerRating on success.
+type ShopViewerRatingResponse struct {
+	// A shop (cached); null when absent. Counts the viewer in today's uvToday.
+	Shop *ShopViewerRatingShop `json:"shop"`
+}
+
+// GetShop returns ShopViewerRatingResponse.Shop, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingResponse) GetShop() *ShopViewerRatingShop { return v.Shop }
+
+// ShopViewerRatingShop includes the requested fields of the GraphQL type Shop.
+type ShopViewerRatingShop struct {
+	Id string `json:"id"`
+	// The viewer's current rating of the shop, 1 to 5 (rateShop, createBlog's stars); null when anonymous
+	// or not rated. Batched per response, from the viewer's ratings kept in Redis (dropped when they rate).
+	ViewerRating *int `json:"viewerRating"`
+}
+
+// GetId returns ShopViewerRatingShop.Id, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingShop) GetId() string { return v.Id }
+
+// GetViewerRating returns ShopViewerRatingShop.ViewerRating, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingShop) GetViewerRating() *int { return v.ViewerRating }
+
+// ShopViewerRatingsResponse is returned by ShopViewerRatings on success.
+type ShopViewerRatingsResponse struct {
+	// Shops of a type in id order; with near, nearest first within near.radiusMeters,
+	// with distance. sort picks another order (near only with DISTANCE), filter
+	// narrows them to an area and a price range. first: default 10, at most 50.
+	Shops ShopViewerRatingsShopsShopConnection `json:"shops"`
+}
+
+// GetShops returns ShopViewerRatingsResponse.Shops, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingsResponse) GetShops() ShopViewerRatingsShopsShopConnection { return v.Shops }
+
+// ShopViewerRatingsShopsShopConnection includes the requested fields of the GraphQL type ShopConnection.
+type ShopViewerRatingsShopsShopConnection struct {
+	Edges []ShopViewerRatingsShopsShopConnectionEdgesShopEdge `json:"edges"`
+}
+
+// GetEdges returns ShopViewerRatingsShopsShopConnection.Edges, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingsShopsShopConnection) GetEdges() []ShopViewerRatingsShopsShopConnectionEdgesShopEdge {
+	return v.Edges
+}
+
+// ShopViewerRatingsShopsShopConnectionEdgesShopEdge includes the requested fields of the GraphQL type ShopEdge.
+type ShopViewerRatingsShopsShopConnectionEdgesShopEdge struct {
+	Node ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop `json:"node"`
+}
+
+// GetNode returns ShopViewerRatingsShopsShopConnectionEdgesShopEdge.Node, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingsShopsShopConnectionEdgesShopEdge) GetNode() ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop {
+	return v.Node
+}
+
+// ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop includes the requested fields of the GraphQL type Shop.
+type ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop struct {
+	Id string `json:"id"`
+	// The viewer's current rating of the shop, 1 to 5 (rateShop, createBlog's stars); null when anonymous
+	// or not rated. Batched per response, from the viewer's ratings kept in Redis (dropped when they rate).
+	ViewerRating *int `json:"viewerRating"`
+}
+
+// GetId returns ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop.Id, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop) GetId() string { return v.Id }
+
+// GetViewerRating returns ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop.ViewerRating, and is useful for accessing the field via an interface.
+func (v *ShopViewerRatingsShopsShopConnectionEdgesShopEdgeNodeShop) GetViewerRating() *int {
+	return v.ViewerRating
+}
 
 // ShopsResponse is returned by Shops on success.
 type ShopsResponse struct {
@@ -1477,6 +2154,15 @@ type UpdateShopResponse struct {
 // GetUpdateShop returns UpdateShopResponse.UpdateShop, and is useful for accessing the field via an interface.
 func (v *UpdateShopResponse) GetUpdateShop() ShopFields { return v.UpdateShop }
 
+// UpdateVoucherLimitResponse is returned by UpdateVoucherLimit on success.
+type UpdateVoucherLimitResponse struct {
+	// Changes a voucher and its flash sale (see UpdateVoucherInput). Admins only; audited.
+	UpdateVoucher VoucherLimitFields `json:"updateVoucher"`
+}
+
+// GetUpdateVoucher returns UpdateVoucherLimitResponse.UpdateVoucher, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherLimitResponse) GetUpdateVoucher() VoucherLimitFields { return v.UpdateVoucher }
+
 // UserBrief includes the GraphQL fields of User requested by the fragment UserBrief.
 type UserBrief struct {
 	Id       string `json:"id"`
@@ -1579,6 +2265,101 @@ type VoucherFieldsShop struct {
 // GetId returns VoucherFieldsShop.Id, and is useful for accessing the field via an interface.
 func (v *VoucherFieldsShop) GetId() string { return v.Id }
 
+// VoucherLimitFields includes the GraphQL fields of Voucher requested by the fragment VoucherLimitFields.
+type VoucherLimitFields struct {
+	Id string `json:"id"`
+	// A normal voucher's per-user limit: the most units one buyer's order of it may hold (one order per
+	// buyer and voucher, so this bounds the buyer's units). null when none is set (the default, 10, applies)
+	// and for a flash sale (one unit per buyer).
+	PerUserLimit *int `json:"perUserLimit"`
+	// The most units one buyVoucher order of it may hold: perUserLimit, else the default 10; 1 for a flash sale.
+	MaxQuantity int `json:"maxQuantity"`
+}
+
+// GetId returns VoucherLimitFields.Id, and is useful for accessing the field via an interface.
+func (v *VoucherLimitFields) GetId() string { return v.Id }
+
+// GetPerUserLimit returns VoucherLimitFields.PerUserLimit, and is useful for accessing the field via an interface.
+func (v *VoucherLimitFields) GetPerUserLimit() *int { return v.PerUserLimit }
+
+// GetMaxQuantity returns VoucherLimitFields.MaxQuantity, and is useful for accessing the field via an interface.
+func (v *VoucherLimitFields) GetMaxQuantity() int { return v.MaxQuantity }
+
+// VoucherLimitsResponse is returned by VoucherLimits on success.
+type VoucherLimitsResponse struct {
+	// On-sale vouchers of a shop, flash-sale info included.
+	Vouchers []VoucherLimitsVouchersVoucher `json:"vouchers"`
+}
+
+// GetVouchers returns VoucherLimitsResponse.Vouchers, and is useful for accessing the field via an interface.
+func (v *VoucherLimitsResponse) GetVouchers() []VoucherLimitsVouchersVoucher { return v.Vouchers }
+
+// VoucherLimitsVouchersVoucher includes the requested fields of the GraphQL type Voucher.
+type VoucherLimitsVouchersVoucher struct {
+	VoucherLimitFields `json:"-"`
+}
+
+// GetId returns VoucherLimitsVouchersVoucher.Id, and is useful for accessing the field via an interface.
+func (v *VoucherLimitsVouchersVoucher) GetId() string { return v.VoucherLimitFields.Id }
+
+// GetPerUserLimit returns VoucherLimitsVouchersVoucher.PerUserLimit, and is useful for accessing the field via an interface.
+func (v *VoucherLimitsVouchersVoucher) GetPerUserLimit() *int {
+	return v.VoucherLimitFields.PerUserLimit
+}
+
+// GetMaxQuantity returns VoucherLimitsVouchersVoucher.MaxQuantity, and is useful for accessing the field via an interface.
+func (v *VoucherLimitsVouchersVoucher) GetMaxQuantity() int { return v.VoucherLimitFields.MaxQuantity }
+
+func (v *VoucherLimitsVouchersVoucher) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*VoucherLimitsVouchersVoucher
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.VoucherLimitsVouchersVoucher = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.VoucherLimitFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalVoucherLimitsVouchersVoucher struct {
+	Id string `json:"id"`
+
+	PerUserLimit *int `json:"perUserLimit"`
+
+	MaxQuantity int `json:"maxQuantity"`
+}
+
+func (v *VoucherLimitsVouchersVoucher) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *VoucherLimitsVouchersVoucher) __premarshalJSON() (*__premarshalVoucherLimitsVouchersVoucher, error) {
+	var retval __premarshalVoucherLimitsVouchersVoucher
+
+	retval.Id = v.VoucherLimitFields.Id
+	retval.PerUserLimit = v.VoucherLimitFields.PerUserLimit
+	retval.MaxQuantity = v.VoucherLimitFields.MaxQuantity
+	return &retval, nil
+}
+
 type VoucherStatus string
 
 const (
@@ -1603,6 +2384,157 @@ const (
 var AllVoucherType = []VoucherType{
 	VoucherTypeNormal,
 	VoucherTypeSeckill,
+}
+
+// VouchersAndShopVouchersResponse is returned by VouchersAndShopVouchers on success.
+type VouchersAndShopVouchersResponse struct {
+	// On-sale vouchers of a shop, flash-sale info included.
+	Vouchers []VouchersAndShopVouchersVouchersVoucher `json:"vouchers"`
+	// A shop (cached); null when absent. Counts the viewer in today's uvToday.
+	Shop *VouchersAndShopVouchersShop `json:"shop"`
+}
+
+// GetVouchers returns VouchersAndShopVouchersResponse.Vouchers, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersResponse) GetVouchers() []VouchersAndShopVouchersVouchersVoucher {
+	return v.Vouchers
+}
+
+// GetShop returns VouchersAndShopVouchersResponse.Shop, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersResponse) GetShop() *VouchersAndShopVouchersShop { return v.Shop }
+
+// VouchersAndShopVouchersShop includes the requested fields of the GraphQL type Shop.
+type VouchersAndShopVouchersShop struct {
+	// on-sale vouchers, flash-sale info included
+	Vouchers []VouchersAndShopVouchersShopVouchersVoucher `json:"vouchers"`
+}
+
+// GetVouchers returns VouchersAndShopVouchersShop.Vouchers, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersShop) GetVouchers() []VouchersAndShopVouchersShopVouchersVoucher {
+	return v.Vouchers
+}
+
+// VouchersAndShopVouchersShopVouchersVoucher includes the requested fields of the GraphQL type Voucher.
+type VouchersAndShopVouchersShopVouchersVoucher struct {
+	Id string `json:"id"`
+}
+
+// GetId returns VouchersAndShopVouchersShopVouchersVoucher.Id, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersShopVouchersVoucher) GetId() string { return v.Id }
+
+// VouchersAndShopVouchersVouchersVoucher includes the requested fields of the GraphQL type Voucher.
+type VouchersAndShopVouchersVouchersVoucher struct {
+	VoucherFields `json:"-"`
+}
+
+// GetId returns VouchersAndShopVouchersVouchersVoucher.Id, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetId() string { return v.VoucherFields.Id }
+
+// GetShop returns VouchersAndShopVouchersVouchersVoucher.Shop, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetShop() VoucherFieldsShop {
+	return v.VoucherFields.Shop
+}
+
+// GetTitle returns VouchersAndShopVouchersVouchersVoucher.Title, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetTitle() string { return v.VoucherFields.Title }
+
+// GetSubTitle returns VouchersAndShopVouchersVouchersVoucher.SubTitle, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetSubTitle() *string {
+	return v.VoucherFields.SubTitle
+}
+
+// GetRules returns VouchersAndShopVouchersVouchersVoucher.Rules, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetRules() *string { return v.VoucherFields.Rules }
+
+// GetPayValue returns VouchersAndShopVouchersVouchersVoucher.PayValue, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetPayValue() int { return v.VoucherFields.PayValue }
+
+// GetActualValue returns VouchersAndShopVouchersVouchersVoucher.ActualValue, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetActualValue() int {
+	return v.VoucherFields.ActualValue
+}
+
+// GetType returns VouchersAndShopVouchersVouchersVoucher.Type, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetType() VoucherType { return v.VoucherFields.Type }
+
+// GetStatus returns VouchersAndShopVouchersVouchersVoucher.Status, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetStatus() VoucherStatus {
+	return v.VoucherFields.Status
+}
+
+// GetSeckill returns VouchersAndShopVouchersVouchersVoucher.Seckill, and is useful for accessing the field via an interface.
+func (v *VouchersAndShopVouchersVouchersVoucher) GetSeckill() *VoucherFieldsSeckillSeckillInfo {
+	return v.VoucherFields.Seckill
+}
+
+func (v *VouchersAndShopVouchersVouchersVoucher) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*VouchersAndShopVouchersVouchersVoucher
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.VouchersAndShopVouchersVouchersVoucher = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.VoucherFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalVouchersAndShopVouchersVouchersVoucher struct {
+	Id string `json:"id"`
+
+	Shop VoucherFieldsShop `json:"shop"`
+
+	Title string `json:"title"`
+
+	SubTitle *string `json:"subTitle"`
+
+	Rules *string `json:"rules"`
+
+	PayValue int `json:"payValue"`
+
+	ActualValue int `json:"actualValue"`
+
+	Type VoucherType `json:"type"`
+
+	Status VoucherStatus `json:"status"`
+
+	Seckill *VoucherFieldsSeckillSeckillInfo `json:"seckill"`
+}
+
+func (v *VouchersAndShopVouchersVouchersVoucher) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *VouchersAndShopVouchersVouchersVoucher) __premarshalJSON() (*__premarshalVouchersAndShopVouchersVouchersVoucher, error) {
+	var retval __premarshalVouchersAndShopVouchersVouchersVoucher
+
+	retval.Id = v.VoucherFields.Id
+	retval.Shop = v.VoucherFields.Shop
+	retval.Title = v.VoucherFields.Title
+	retval.SubTitle = v.VoucherFields.SubTitle
+	retval.Rules = v.VoucherFields.Rules
+	retval.PayValue = v.VoucherFields.PayValue
+	retval.ActualValue = v.VoucherFields.ActualValue
+	retval.Type = v.VoucherFields.Type
+	retval.Status = v.VoucherFields.Status
+	retval.Seckill = v.VoucherFields.Seckill
+	return &retval, nil
 }
 
 // VouchersResponse is returned by Vouchers on success.
@@ -1722,6 +2654,42 @@ func (v *VouchersVouchersVoucher) __premarshalJSON() (*__premarshalVouchersVouch
 	return &retval, nil
 }
 
+// __AddCommentInput is used internally by genqlient
+type __AddCommentInput struct {
+	BlogId  string  `json:"blogId"`
+	Content string  `json:"content"`
+	ReplyTo *string `json:"replyTo"`
+}
+
+// GetBlogId returns __AddCommentInput.BlogId, and is useful for accessing the field via an interface.
+func (v *__AddCommentInput) GetBlogId() string { return v.BlogId }
+
+// GetContent returns __AddCommentInput.Content, and is useful for accessing the field via an interface.
+func (v *__AddCommentInput) GetContent() string { return v.Content }
+
+// GetReplyTo returns __AddCommentInput.ReplyTo, and is useful for accessing the field via an interface.
+func (v *__AddCommentInput) GetReplyTo() *string { return v.ReplyTo }
+
+// __BlogCommentListInput is used internally by genqlient
+type __BlogCommentListInput struct {
+	BlogId       string  `json:"blogId"`
+	First        *int    `json:"first"`
+	After        *string `json:"after"`
+	RepliesFirst *int    `json:"repliesFirst"`
+}
+
+// GetBlogId returns __BlogCommentListInput.BlogId, and is useful for accessing the field via an interface.
+func (v *__BlogCommentListInput) GetBlogId() string { return v.BlogId }
+
+// GetFirst returns __BlogCommentListInput.First, and is useful for accessing the field via an interface.
+func (v *__BlogCommentListInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __BlogCommentListInput.After, and is useful for accessing the field via an interface.
+func (v *__BlogCommentListInput) GetAfter() *string { return v.After }
+
+// GetRepliesFirst returns __BlogCommentListInput.RepliesFirst, and is useful for accessing the field via an interface.
+func (v *__BlogCommentListInput) GetRepliesFirst() *int { return v.RepliesFirst }
+
 // __BlogInput is used internally by genqlient
 type __BlogInput struct {
 	Id string `json:"id"`
@@ -1758,6 +2726,18 @@ func (v *__BuyVoucherInput) GetVoucherId() string { return v.VoucherId }
 // GetQuantity returns __BuyVoucherInput.Quantity, and is useful for accessing the field via an interface.
 func (v *__BuyVoucherInput) GetQuantity() int { return v.Quantity }
 
+// __BuyVoucherQuantityInput is used internally by genqlient
+type __BuyVoucherQuantityInput struct {
+	VoucherId string `json:"voucherId"`
+	Quantity  int    `json:"quantity"`
+}
+
+// GetVoucherId returns __BuyVoucherQuantityInput.VoucherId, and is useful for accessing the field via an interface.
+func (v *__BuyVoucherQuantityInput) GetVoucherId() string { return v.VoucherId }
+
+// GetQuantity returns __BuyVoucherQuantityInput.Quantity, and is useful for accessing the field via an interface.
+func (v *__BuyVoucherQuantityInput) GetQuantity() int { return v.Quantity }
+
 // __CancelOrderInput is used internally by genqlient
 type __CancelOrderInput struct {
 	OrderId string `json:"orderId"`
@@ -1765,6 +2745,30 @@ type __CancelOrderInput struct {
 
 // GetOrderId returns __CancelOrderInput.OrderId, and is useful for accessing the field via an interface.
 func (v *__CancelOrderInput) GetOrderId() string { return v.OrderId }
+
+// __CommentInput is used internally by genqlient
+type __CommentInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __CommentInput.Id, and is useful for accessing the field via an interface.
+func (v *__CommentInput) GetId() string { return v.Id }
+
+// __CommentRepliesInput is used internally by genqlient
+type __CommentRepliesInput struct {
+	Id    string  `json:"id"`
+	First *int    `json:"first"`
+	After *string `json:"after"`
+}
+
+// GetId returns __CommentRepliesInput.Id, and is useful for accessing the field via an interface.
+func (v *__CommentRepliesInput) GetId() string { return v.Id }
+
+// GetFirst returns __CommentRepliesInput.First, and is useful for accessing the field via an interface.
+func (v *__CommentRepliesInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __CommentRepliesInput.After, and is useful for accessing the field via an interface.
+func (v *__CommentRepliesInput) GetAfter() *string { return v.After }
 
 // __CommonFollowsInput is used internally by genqlient
 type __CommonFollowsInput struct {
@@ -1798,6 +2802,14 @@ type __CreateVoucherInput struct {
 // GetInput returns __CreateVoucherInput.Input, and is useful for accessing the field via an interface.
 func (v *__CreateVoucherInput) GetInput() CreateVoucherInput { return v.Input }
 
+// __CreateVoucherWithLimitInput is used internally by genqlient
+type __CreateVoucherWithLimitInput struct {
+	Input CreateVoucherInput `json:"input"`
+}
+
+// GetInput returns __CreateVoucherWithLimitInput.Input, and is useful for accessing the field via an interface.
+func (v *__CreateVoucherWithLimitInput) GetInput() CreateVoucherInput { return v.Input }
+
 // __DeleteBlogInput is used internally by genqlient
 type __DeleteBlogInput struct {
 	Id string `json:"id"`
@@ -1805,6 +2817,14 @@ type __DeleteBlogInput struct {
 
 // GetId returns __DeleteBlogInput.Id, and is useful for accessing the field via an interface.
 func (v *__DeleteBlogInput) GetId() string { return v.Id }
+
+// __DeleteCommentInput is used internally by genqlient
+type __DeleteCommentInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __DeleteCommentInput.Id, and is useful for accessing the field via an interface.
+func (v *__DeleteCommentInput) GetId() string { return v.Id }
 
 // __FeedInput is used internally by genqlient
 type __FeedInput struct {
@@ -1878,6 +2898,18 @@ func (v *__LoginInput) GetCode() *string { return v.Code }
 // GetPassword returns __LoginInput.Password, and is useful for accessing the field via an interface.
 func (v *__LoginInput) GetPassword() *string { return v.Password }
 
+// __MyOrderQuantitiesInput is used internally by genqlient
+type __MyOrderQuantitiesInput struct {
+	First *int    `json:"first"`
+	After *string `json:"after"`
+}
+
+// GetFirst returns __MyOrderQuantitiesInput.First, and is useful for accessing the field via an interface.
+func (v *__MyOrderQuantitiesInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __MyOrderQuantitiesInput.After, and is useful for accessing the field via an interface.
+func (v *__MyOrderQuantitiesInput) GetAfter() *string { return v.After }
+
 // __MyOrdersInput is used internally by genqlient
 type __MyOrdersInput struct {
 	First *int    `json:"first"`
@@ -1917,6 +2949,18 @@ func (v *__PayOrderInput) GetOrderId() string { return v.OrderId }
 
 // GetPayType returns __PayOrderInput.PayType, and is useful for accessing the field via an interface.
 func (v *__PayOrderInput) GetPayType() PayType { return v.PayType }
+
+// __PayOrderQuantityInput is used internally by genqlient
+type __PayOrderQuantityInput struct {
+	OrderId string  `json:"orderId"`
+	PayType PayType `json:"payType"`
+}
+
+// GetOrderId returns __PayOrderQuantityInput.OrderId, and is useful for accessing the field via an interface.
+func (v *__PayOrderQuantityInput) GetOrderId() string { return v.OrderId }
+
+// GetPayType returns __PayOrderQuantityInput.PayType, and is useful for accessing the field via an interface.
+func (v *__PayOrderQuantityInput) GetPayType() PayType { return v.PayType }
 
 // __RateShopInput is used internally by genqlient
 type __RateShopInput struct {
@@ -2010,6 +3054,18 @@ func (v *__SetBlogLikeInput) GetBlogId() string { return v.BlogId }
 // GetLiked returns __SetBlogLikeInput.Liked, and is useful for accessing the field via an interface.
 func (v *__SetBlogLikeInput) GetLiked() bool { return v.Liked }
 
+// __SetCommentLikeInput is used internally by genqlient
+type __SetCommentLikeInput struct {
+	Id    string `json:"id"`
+	Liked bool   `json:"liked"`
+}
+
+// GetId returns __SetCommentLikeInput.Id, and is useful for accessing the field via an interface.
+func (v *__SetCommentLikeInput) GetId() string { return v.Id }
+
+// GetLiked returns __SetCommentLikeInput.Liked, and is useful for accessing the field via an interface.
+func (v *__SetCommentLikeInput) GetLiked() bool { return v.Liked }
+
 // __SetFollowInput is used internally by genqlient
 type __SetFollowInput struct {
 	UserId string `json:"userId"`
@@ -2037,6 +3093,26 @@ type __ShopScoreInput struct {
 
 // GetId returns __ShopScoreInput.Id, and is useful for accessing the field via an interface.
 func (v *__ShopScoreInput) GetId() string { return v.Id }
+
+// __ShopViewerRatingInput is used internally by genqlient
+type __ShopViewerRatingInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __ShopViewerRatingInput.Id, and is useful for accessing the field via an interface.
+func (v *__ShopViewerRatingInput) GetId() string { return v.Id }
+
+// __ShopViewerRatingsInput is used internally by genqlient
+type __ShopViewerRatingsInput struct {
+	TypeId string `json:"typeId"`
+	First  *int   `json:"first"`
+}
+
+// GetTypeId returns __ShopViewerRatingsInput.TypeId, and is useful for accessing the field via an interface.
+func (v *__ShopViewerRatingsInput) GetTypeId() string { return v.TypeId }
+
+// GetFirst returns __ShopViewerRatingsInput.First, and is useful for accessing the field via an interface.
+func (v *__ShopViewerRatingsInput) GetFirst() *int { return v.First }
 
 // __ShopsInput is used internally by genqlient
 type __ShopsInput struct {
@@ -2086,6 +3162,18 @@ func (v *__UpdateShopInput) GetId() string { return v.Id }
 // GetInput returns __UpdateShopInput.Input, and is useful for accessing the field via an interface.
 func (v *__UpdateShopInput) GetInput() UpdateShopInput { return v.Input }
 
+// __UpdateVoucherLimitInput is used internally by genqlient
+type __UpdateVoucherLimitInput struct {
+	Id           string `json:"id"`
+	PerUserLimit *int   `json:"perUserLimit"`
+}
+
+// GetId returns __UpdateVoucherLimitInput.Id, and is useful for accessing the field via an interface.
+func (v *__UpdateVoucherLimitInput) GetId() string { return v.Id }
+
+// GetPerUserLimit returns __UpdateVoucherLimitInput.PerUserLimit, and is useful for accessing the field via an interface.
+func (v *__UpdateVoucherLimitInput) GetPerUserLimit() *int { return v.PerUserLimit }
+
 // __UserFollowStateInput is used internally by genqlient
 type __UserFollowStateInput struct {
 	Id string `json:"id"`
@@ -2102,6 +3190,22 @@ type __UserProfileInput struct {
 // GetId returns __UserProfileInput.Id, and is useful for accessing the field via an interface.
 func (v *__UserProfileInput) GetId() string { return v.Id }
 
+// __VoucherLimitsInput is used internally by genqlient
+type __VoucherLimitsInput struct {
+	ShopId string `json:"shopId"`
+}
+
+// GetShopId returns __VoucherLimitsInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__VoucherLimitsInput) GetShopId() string { return v.ShopId }
+
+// __VouchersAndShopVouchersInput is used internally by genqlient
+type __VouchersAndShopVouchersInput struct {
+	ShopId string `json:"shopId"`
+}
+
+// GetShopId returns __VouchersAndShopVouchersInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__VouchersAndShopVouchersInput) GetShopId() string { return v.ShopId }
+
 // __VouchersInput is used internally by genqlient
 type __VouchersInput struct {
 	ShopId string `json:"shopId"`
@@ -2109,6 +3213,62 @@ type __VouchersInput struct {
 
 // GetShopId returns __VouchersInput.ShopId, and is useful for accessing the field via an interface.
 func (v *__VouchersInput) GetShopId() string { return v.ShopId }
+
+// The mutation executed by AddComment.
+const AddComment_Operation = `
+mutation AddComment ($blogId: ID!, $content: String!, $replyTo: ID) {
+	addComment(blogId: $blogId, content: $content, replyTo: $replyTo) {
+		... CommentFields
+	}
+}
+fragment CommentFields on Comment {
+	id
+	content
+	parentId
+	replyTo {
+		id
+		author {
+			id
+		}
+	}
+	author {
+		id
+	}
+	liked
+	likedByMe
+	deleted
+	createTime
+}
+`
+
+func AddComment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	blogId string,
+	content string,
+	replyTo *string,
+) (data_ *AddCommentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AddComment",
+		Query:  AddComment_Operation,
+		Variables: &__AddCommentInput{
+			BlogId:  blogId,
+			Content: content,
+			ReplyTo: replyTo,
+		},
+	}
+
+	data_ = &AddCommentResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
 
 // The query executed by Blog.
 const Blog_Operation = `
@@ -2150,6 +3310,95 @@ func Blog(
 	}
 
 	data_ = &BlogResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by BlogCommentList.
+const BlogCommentList_Operation = `
+query BlogCommentList ($blogId: ID!, $first: Int, $after: String, $repliesFirst: Int) {
+	blog(id: $blogId) {
+		comments
+		commentList(first: $first, after: $after) {
+			edges {
+				cursor
+				node {
+					id
+					content
+					deleted
+					liked
+					likedByMe
+					author {
+						id
+						nickName
+					}
+					replyCount
+					replies(first: $repliesFirst) {
+						edges {
+							node {
+								id
+								content
+								parentId
+								likedByMe
+								author {
+									id
+									nickName
+								}
+								replyTo {
+									id
+									author {
+										id
+									}
+								}
+							}
+						}
+						pageInfo {
+							... PageInfoFields
+						}
+					}
+				}
+			}
+			pageInfo {
+				... PageInfoFields
+			}
+		}
+	}
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	endCursor
+}
+`
+
+// A blog's page of top-level comments, each with the first repliesFirst of
+// its replies.
+func BlogCommentList(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	blogId string,
+	first *int,
+	after *string,
+	repliesFirst *int,
+) (data_ *BlogCommentListResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BlogCommentList",
+		Query:  BlogCommentList_Operation,
+		Variables: &__BlogCommentListInput{
+			BlogId:       blogId,
+			First:        first,
+			After:        after,
+			RepliesFirst: repliesFirst,
+		},
+	}
+
+	data_ = &BlogCommentListResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -2282,6 +3531,50 @@ func BuyVoucher(
 	return data_, err_
 }
 
+// The mutation executed by BuyVoucherQuantity.
+const BuyVoucherQuantity_Operation = `
+mutation BuyVoucherQuantity ($voucherId: ID!, $quantity: Int!) {
+	buyVoucher(voucherId: $voucherId, quantity: $quantity) {
+		... OrderQuantityFields
+	}
+}
+fragment OrderQuantityFields on VoucherOrder {
+	id
+	status
+	quantity
+	payment {
+		amount
+	}
+}
+`
+
+func BuyVoucherQuantity(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	voucherId string,
+	quantity int,
+) (data_ *BuyVoucherQuantityResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BuyVoucherQuantity",
+		Query:  BuyVoucherQuantity_Operation,
+		Variables: &__BuyVoucherQuantityInput{
+			VoucherId: voucherId,
+			Quantity:  quantity,
+		},
+	}
+
+	data_ = &BuyVoucherQuantityResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by CancelOrder.
 const CancelOrder_Operation = `
 mutation CancelOrder ($orderId: ID!) {
@@ -2320,6 +3613,118 @@ func CancelOrder(
 	}
 
 	data_ = &CancelOrderResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Comment.
+const Comment_Operation = `
+query Comment ($id: ID!) {
+	comment(id: $id) {
+		... CommentFields
+	}
+}
+fragment CommentFields on Comment {
+	id
+	content
+	parentId
+	replyTo {
+		id
+		author {
+			id
+		}
+	}
+	author {
+		id
+	}
+	liked
+	likedByMe
+	deleted
+	createTime
+}
+`
+
+func Comment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *CommentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Comment",
+		Query:  Comment_Operation,
+		Variables: &__CommentInput{
+			Id: id,
+		},
+	}
+
+	data_ = &CommentResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by CommentReplies.
+const CommentReplies_Operation = `
+query CommentReplies ($id: ID!, $first: Int, $after: String) {
+	comment(id: $id) {
+		replies(first: $first, after: $after) {
+			edges {
+				node {
+					id
+					content
+					likedByMe
+					replyTo {
+						id
+						author {
+							id
+						}
+					}
+				}
+			}
+			pageInfo {
+				... PageInfoFields
+			}
+		}
+	}
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	endCursor
+}
+`
+
+// A page of one top-level comment's replies.
+func CommentReplies(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	first *int,
+	after *string,
+) (data_ *CommentRepliesResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "CommentReplies",
+		Query:  CommentReplies_Operation,
+		Variables: &__CommentRepliesInput{
+			Id:    id,
+			First: first,
+			After: after,
+		},
+	}
+
+	data_ = &CommentRepliesResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -2516,6 +3921,45 @@ func CreateVoucher(
 	return data_, err_
 }
 
+// The mutation executed by CreateVoucherWithLimit.
+const CreateVoucherWithLimit_Operation = `
+mutation CreateVoucherWithLimit ($input: CreateVoucherInput!) {
+	createVoucher(input: $input) {
+		... VoucherLimitFields
+	}
+}
+fragment VoucherLimitFields on Voucher {
+	id
+	perUserLimit
+	maxQuantity
+}
+`
+
+func CreateVoucherWithLimit(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	input CreateVoucherInput,
+) (data_ *CreateVoucherWithLimitResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "CreateVoucherWithLimit",
+		Query:  CreateVoucherWithLimit_Operation,
+		Variables: &__CreateVoucherWithLimitInput{
+			Input: input,
+		},
+	}
+
+	data_ = &CreateVoucherWithLimitResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by DeleteBlog.
 const DeleteBlog_Operation = `
 mutation DeleteBlog ($id: ID!) {
@@ -2537,6 +3981,38 @@ func DeleteBlog(
 	}
 
 	data_ = &DeleteBlogResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by DeleteComment.
+const DeleteComment_Operation = `
+mutation DeleteComment ($id: ID!) {
+	deleteComment(id: $id)
+}
+`
+
+func DeleteComment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *DeleteCommentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DeleteComment",
+		Query:  DeleteComment_Operation,
+		Variables: &__DeleteCommentInput{
+			Id: id,
+		},
+	}
+
+	data_ = &DeleteCommentResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -2891,6 +4367,54 @@ func Me(
 	return data_, err_
 }
 
+// The query executed by MyOrderQuantities.
+const MyOrderQuantities_Operation = `
+query MyOrderQuantities ($first: Int, $after: String) {
+	myOrders(first: $first, after: $after) {
+		edges {
+			node {
+				... OrderQuantityFields
+			}
+		}
+	}
+}
+fragment OrderQuantityFields on VoucherOrder {
+	id
+	status
+	quantity
+	payment {
+		amount
+	}
+}
+`
+
+func MyOrderQuantities(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	first *int,
+	after *string,
+) (data_ *MyOrderQuantitiesResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MyOrderQuantities",
+		Query:  MyOrderQuantities_Operation,
+		Variables: &__MyOrderQuantitiesInput{
+			First: first,
+			After: after,
+		},
+	}
+
+	data_ = &MyOrderQuantitiesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by MyOrders.
 const MyOrders_Operation = `
 query MyOrders ($first: Int, $after: String) {
@@ -3086,6 +4610,50 @@ func PayOrder(
 	}
 
 	data_ = &PayOrderResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by PayOrderQuantity.
+const PayOrderQuantity_Operation = `
+mutation PayOrderQuantity ($orderId: ID!, $payType: PayType!) {
+	payOrder(orderId: $orderId, payType: $payType) {
+		... OrderQuantityFields
+	}
+}
+fragment OrderQuantityFields on VoucherOrder {
+	id
+	status
+	quantity
+	payment {
+		amount
+	}
+}
+`
+
+func PayOrderQuantity(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	orderId string,
+	payType PayType,
+) (data_ *PayOrderQuantityResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "PayOrderQuantity",
+		Query:  PayOrderQuantity_Operation,
+		Variables: &__PayOrderQuantityInput{
+			OrderId: orderId,
+			PayType: payType,
+		},
+	}
+
+	data_ = &PayOrderQuantityResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -3459,6 +5027,44 @@ func SetBlogLike(
 	return data_, err_
 }
 
+// The mutation executed by SetCommentLike.
+const SetCommentLike_Operation = `
+mutation SetCommentLike ($id: ID!, $liked: Boolean!) {
+	setCommentLike(id: $id, liked: $liked) {
+		id
+		liked
+		likedByMe
+	}
+}
+`
+
+func SetCommentLike(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	liked bool,
+) (data_ *SetCommentLikeResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SetCommentLike",
+		Query:  SetCommentLike_Operation,
+		Variables: &__SetCommentLikeInput{
+			Id:    id,
+			Liked: liked,
+		},
+	}
+
+	data_ = &SetCommentLikeResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by SetFollow.
 const SetFollow_Operation = `
 mutation SetFollow ($userId: ID!, $follow: Boolean!) {
@@ -3610,6 +5216,83 @@ func ShopTypes(
 	}
 
 	data_ = &ShopTypesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ShopViewerRating.
+const ShopViewerRating_Operation = `
+query ShopViewerRating ($id: ID!) {
+	shop(id: $id) {
+		id
+		viewerRating
+	}
+}
+`
+
+// The viewer's own stars for a shop; null when anonymous or not rated.
+func ShopViewerRating(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *ShopViewerRatingResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ShopViewerRating",
+		Query:  ShopViewerRating_Operation,
+		Variables: &__ShopViewerRatingInput{
+			Id: id,
+		},
+	}
+
+	data_ = &ShopViewerRatingResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ShopViewerRatings.
+const ShopViewerRatings_Operation = `
+query ShopViewerRatings ($typeId: ID!, $first: Int) {
+	shops(typeId: $typeId, first: $first) {
+		edges {
+			node {
+				id
+				viewerRating
+			}
+		}
+	}
+}
+`
+
+func ShopViewerRatings(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	typeId string,
+	first *int,
+) (data_ *ShopViewerRatingsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ShopViewerRatings",
+		Query:  ShopViewerRatings_Operation,
+		Variables: &__ShopViewerRatingsInput{
+			TypeId: typeId,
+			First:  first,
+		},
+	}
+
+	data_ = &ShopViewerRatingsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -3849,6 +5532,48 @@ func UpdateShop(
 	return data_, err_
 }
 
+// The mutation executed by UpdateVoucherLimit.
+const UpdateVoucherLimit_Operation = `
+mutation UpdateVoucherLimit ($id: ID!, $perUserLimit: Int) {
+	updateVoucher(id: $id, input: {perUserLimit:$perUserLimit}) {
+		... VoucherLimitFields
+	}
+}
+fragment VoucherLimitFields on Voucher {
+	id
+	perUserLimit
+	maxQuantity
+}
+`
+
+// Sets (or, with null, clears) a voucher's per-user limit and nothing else.
+func UpdateVoucherLimit(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	perUserLimit *int,
+) (data_ *UpdateVoucherLimitResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "UpdateVoucherLimit",
+		Query:  UpdateVoucherLimit_Operation,
+		Variables: &__UpdateVoucherLimitInput{
+			Id:           id,
+			PerUserLimit: perUserLimit,
+		},
+	}
+
+	data_ = &UpdateVoucherLimitResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by UserFollowState.
 const UserFollowState_Operation = `
 query UserFollowState ($id: ID!) {
@@ -3936,6 +5661,45 @@ func UserProfile(
 	return data_, err_
 }
 
+// The query executed by VoucherLimits.
+const VoucherLimits_Operation = `
+query VoucherLimits ($shopId: ID!) {
+	vouchers(shopId: $shopId) {
+		... VoucherLimitFields
+	}
+}
+fragment VoucherLimitFields on Voucher {
+	id
+	perUserLimit
+	maxQuantity
+}
+`
+
+func VoucherLimits(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+) (data_ *VoucherLimitsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "VoucherLimits",
+		Query:  VoucherLimits_Operation,
+		Variables: &__VoucherLimitsInput{
+			ShopId: shopId,
+		},
+	}
+
+	data_ = &VoucherLimitsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by Vouchers.
 const Vouchers_Operation = `
 query Vouchers ($shopId: ID!) {
@@ -3977,6 +5741,65 @@ func Vouchers(
 	}
 
 	data_ = &VouchersResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by VouchersAndShopVouchers.
+const VouchersAndShopVouchers_Operation = `
+query VouchersAndShopVouchers ($shopId: ID!) {
+	vouchers(shopId: $shopId) {
+		... VoucherFields
+	}
+	shop(id: $shopId) {
+		vouchers {
+			id
+		}
+	}
+}
+fragment VoucherFields on Voucher {
+	id
+	shop {
+		id
+	}
+	title
+	subTitle
+	rules
+	payValue
+	actualValue
+	type
+	status
+	seckill {
+		stock
+		beginTime
+		endTime
+	}
+}
+`
+
+// A shop's on-sale vouchers, and the same list as the shop's own field reads
+// it.
+func VouchersAndShopVouchers(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+) (data_ *VouchersAndShopVouchersResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "VouchersAndShopVouchers",
+		Query:  VouchersAndShopVouchers_Operation,
+		Variables: &__VouchersAndShopVouchersInput{
+			ShopId: shopId,
+		},
+	}
+
+	data_ = &VouchersAndShopVouchersResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
