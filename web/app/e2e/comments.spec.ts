@@ -1,15 +1,4 @@
-import type { Browser } from '@playwright/test'
-import { devices } from '@playwright/test'
-import { test, expect, login, watch, baseURL, audit, gql, apiLogin } from './fixtures'
-
-async function newUser(browser: Browser) {
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  const guard = await watch(context)
-  const page = await context.newPage()
-  await login(page)
-  const name = (await page.getByRole('heading', { level: 2 }).first().textContent())!.trim()
-  return { context, guard, page, name }
-}
+import { test, expect, newUser, audit, gql, apiLogin } from './fixtures'
 
 test('comments: B sees A’s comment live, replies, likes, deletes; the count follows', async ({ browser }, info) => {
   const a = await newUser(browser)

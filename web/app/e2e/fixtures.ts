@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type BrowserContext, type TestInfo, type Locator } from '@playwright/test'
+import { test as base, expect, devices, type Browser, type Page, type BrowserContext, type TestInfo, type Locator } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { readFileSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -153,6 +153,23 @@ export async function watch(context: BrowserContext) {
       expect(problems, 'console and page errors').toEqual([])
     },
   }
+}
+
+/**
+ * newUser opens a phone-size browser context of its own (setup runs on it
+ * first, e.g. to route its websocket), logs a new user in, and returns the
+ * page, its console/network guard, and the user's name and id (from Me).
+ */
+export async function newUser(browser: Browser, setup?: (c: BrowserContext) => Promise<void>) {
+  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
+  const guard = await watch(context)
+  await setup?.(context)
+  const page = await context.newPage()
+  await login(page)
+  const name = (await page.getByRole('heading', { level: 2 }).first().textContent())!.trim()
+  const href = await page.getByRole('link', { name: /followers/ }).getAttribute('href')
+  const id = href!.split('/').pop()!
+  return { context, guard, page, name, id }
 }
 
 /** shot saves a phone-size screenshot of what is on screen. */

@@ -1,18 +1,5 @@
-import type { Browser, BrowserContext, Page, WebSocketRoute } from '@playwright/test'
-import { devices } from '@playwright/test'
-import { test, expect, login, watch, baseURL, shot } from './fixtures'
-
-async function newUser(browser: Browser, setup?: (c: BrowserContext) => Promise<void>) {
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  const guard = await watch(context)
-  await setup?.(context)
-  const page = await context.newPage()
-  await login(page)
-  const name = (await page.getByRole('heading', { level: 2 }).first().textContent())!.trim()
-  const href = await page.getByRole('link', { name: /followers/ }).getAttribute('href')
-  const id = href!.split('/').pop()!
-  return { context, guard, page, name, id }
-}
+import type { Page, WebSocketRoute } from '@playwright/test'
+import { test, expect, newUser, shot } from './fixtures'
 
 /** A real PNG drawn by the browser, so the uploaded image also displays. */
 async function png(page: Page): Promise<Buffer> {
