@@ -25,17 +25,12 @@ func TestShopVouchersKeepKeyOrderAndKeepSales(t *testing.T) {
 			return c.Shop.Create().SetName(name).SetTypeID(1).SetAddress("a").SetX(120).SetY(30).SaveX(ctx).ID
 		}
 		s1, s2, empty := shop("one"), shop("two"), shop("none")
-		v := func(shopID int64, sale *[2]time.Time) *ent.Voucher {
-			typ := 0
-			if sale != nil {
-				typ = 1
+		v := func(shopID int64, sale *[2]time.Time) int64 {
+			x := testenv.Voucher{ShopID: shopID, Title: "v", Status: 1}
+			if sale == nil {
+				return x.MustCreate(t, ctx, c).ID
 			}
-			x := c.Voucher.Create().SetShopID(shopID).SetTitle("v").SetPayValue(1).SetActualValue(2).
-				SetType(typ).SetStatus(1).SaveX(ctx)
-			if sale != nil {
-				c.SeckillVoucher.Create().SetID(x.ID).SetStock(5).SetBeginTime(sale[0]).SetEndTime(sale[1]).ExecX(ctx)
-			}
-			return x
+			return testenv.Sale{Voucher: x, Stock: 5, Begin: sale[0], End: sale[1]}.MustCreate(t, ctx, c).ID
 		}
 		a := v(s1, nil)
 		live := v(s1, &[2]time.Time{now.Add(-time.Hour), now.Add(time.Hour)})
@@ -54,7 +49,7 @@ func TestShopVouchersKeepKeyOrderAndKeepSales(t *testing.T) {
 			}
 			return out
 		}
-		want := [][]int64{{b.ID}, {}, {a.ID, live.ID}}
+		want := [][]int64{{b}, {}, {a, live}}
 		for i := range want {
 			if g := ids(got[i]); !slices.Equal(g, want[i]) {
 				t.Fatalf("key %d: vouchers %v, want %v", i, g, want[i])
@@ -64,12 +59,12 @@ func TestShopVouchersKeepKeyOrderAndKeepSales(t *testing.T) {
 			}
 		}
 		// The sale was kept: gone from the database, it still loads.
-		c.SeckillVoucher.DeleteOneID(live.ID).ExecX(ctx)
-		if sv, err := l.Sales.Load(ctx, live.ID); err != nil || sv == nil || sv.Stock != 5 {
+		c.SeckillVoucher.DeleteOneID(live).ExecX(ctx)
+		if sv, err := l.Sales.Load(ctx, live); err != nil || sv == nil || sv.Stock != 5 {
 			t.Fatalf("kept sale %+v %v", sv, err)
 		}
 		// A missing id is nil through OrNil, not an error.
-		if sv, err := dataloader.OrNil(l.Sales.Load(ctx, a.ID)); sv != nil || err != nil {
+		if sv, err := dataloader.OrNil(l.Sales.Load(ctx, a)); sv != nil || err != nil {
 			t.Fatalf("normal voucher's sale %+v %v", sv, err)
 		}
 	})

@@ -21,11 +21,7 @@ import (
 // given tb_voucher.status (1 on sale, 2 off sale, 3 expired).
 func (e *lcEnv) normal(t *testing.T, status int) int64 {
 	t.Helper()
-	v, err := e.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("n").SetPayValue(7).SetActualValue(10).
-		SetType(0).SetStatus(status).Save(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := testenv.Voucher{Title: "n", PayValue: 7, ActualValue: 10, Status: status}.MustCreate(t, context.Background(), e.b.DB.Client)
 	return v.ID
 }
 

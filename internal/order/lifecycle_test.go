@@ -75,17 +75,9 @@ func newLifecycle(t *testing.T, b testenv.Backends, instances int, tune func(i i
 func (e *lcEnv) sale(t *testing.T, stock int) int64 {
 	t.Helper()
 	ctx := context.Background()
-	v, err := e.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(7).SetActualValue(10).SetType(1).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := e.b.DB.Client.SeckillVoucher.Create().SetID(v.ID).SetStock(stock).
-		SetBeginTime(time.Now().Add(-time.Minute)).SetEndTime(time.Now().Add(time.Hour)).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sv := testenv.Sale{Voucher: testenv.Voucher{PayValue: 7, ActualValue: 10}, Stock: stock}.MustCreate(t, ctx, e.b.DB.Client)
 	e.sk.Publish(ctx, sv)
-	return v.ID
+	return sv.ID
 }
 
 // unpaid buys one unit of v for each user and waits until all are UNPAID in

@@ -65,17 +65,9 @@ func newEnv(t *testing.T, b testenv.Backends) *env {
 func (e *env) sale(t *testing.T, stock int) int64 {
 	t.Helper()
 	ctx := context.Background()
-	v, err := e.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(1).SetActualValue(2).SetType(1).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := e.b.DB.Client.SeckillVoucher.Create().SetID(v.ID).SetStock(stock).
-		SetBeginTime(time.Now().Add(-time.Minute).Truncate(time.Second)).SetEndTime(time.Now().Add(time.Hour).Truncate(time.Second)).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sv := testenv.Sale{Stock: stock}.MustCreate(t, ctx, e.b.DB.Client)
 	e.sk.Publish(ctx, sv)
-	return v.ID
+	return sv.ID
 }
 
 func (e *env) waitPersisted(t *testing.T, v int64, n int) {

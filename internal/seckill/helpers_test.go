@@ -60,17 +60,10 @@ func (w tw) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), ni
 func (f *fixture) sale(t testing.TB, stock int, begin, end time.Time) int64 {
 	t.Helper()
 	ctx := context.Background()
-	v, err := f.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(1).SetActualValue(2).SetType(1).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := f.b.DB.Client.SeckillVoucher.Create().SetID(v.ID).SetStock(stock).
-		SetBeginTime(begin.Truncate(time.Second)).SetEndTime(end.Truncate(time.Second)).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sv := testenv.Sale{Stock: stock, Begin: begin.Truncate(time.Second), End: end.Truncate(time.Second)}.
+		MustCreate(t, ctx, f.b.DB.Client)
 	f.s.Publish(ctx, sv)
-	return v.ID
+	return sv.ID
 }
 
 // waitPersisted waits until MySQL has n orders of voucher v and its stream is empty.

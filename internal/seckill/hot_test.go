@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/hmdp/hmdp/ent"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -15,31 +14,10 @@ import (
 func (f *fixture) manySales(t *testing.T, n, stock int) []int64 {
 	t.Helper()
 	ctx := context.Background()
-	now := time.Now()
-	begin, end := now.Add(-time.Minute).Truncate(time.Second), now.Add(time.Hour).Truncate(time.Second)
 	ids := make([]int64, 0, n)
-	for len(ids) < n {
-		m := min(n-len(ids), 250)
-		vs := make([]*ent.VoucherCreate, m)
-		for i := range vs {
-			vs[i] = f.b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(1).SetActualValue(2).SetType(1)
-		}
-		created, err := f.b.DB.Client.Voucher.CreateBulk(vs...).Save(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		svs := make([]*ent.SeckillVoucherCreate, m)
-		for i, v := range created {
-			svs[i] = f.b.DB.Client.SeckillVoucher.Create().SetID(v.ID).SetStock(stock).SetBeginTime(begin).SetEndTime(end)
-		}
-		saved, err := f.b.DB.Client.SeckillVoucher.CreateBulk(svs...).Save(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sv := range saved {
-			f.s.Publish(ctx, sv)
-			ids = append(ids, sv.ID)
-		}
+	for _, sv := range (testenv.Sale{Stock: stock}).MustCreateN(t, ctx, f.b.DB.Client, n) {
+		f.s.Publish(ctx, sv)
+		ids = append(ids, sv.ID)
 	}
 	return ids
 }

@@ -23,10 +23,9 @@ func (c *clock) advance(d time.Duration) { c.off.Add(int64(d)) }
 func sale(t *testing.T, b testenv.Backends, stock int, begin, end time.Time) int64 {
 	t.Helper()
 	ctx := context.Background()
-	v := b.DB.Client.Voucher.Create().SetShopID(1).SetTitle("t").SetPayValue(1).SetActualValue(2).SetType(1).SaveX(ctx)
-	b.DB.Client.SeckillVoucher.Create().SetID(v.ID).SetStock(stock).SetBeginTime(begin).SetEndTime(end).SaveX(ctx)
-	setState(t, b, v.ID, stock, begin, end)
-	return v.ID
+	sv := testenv.Sale{Stock: stock, Begin: begin, End: end}.MustCreate(t, ctx, b.DB.Client)
+	setState(t, b, sv.ID, stock, begin, end)
+	return sv.ID
 }
 
 func setState(t *testing.T, b testenv.Backends, id int64, stock int, begin, end time.Time) {
