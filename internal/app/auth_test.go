@@ -10,61 +10,54 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
 func TestLoginMeLogout(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
 		const phone = "13812345678"
-		ts.ok("", sendCodeMutation, map[string]any{"p": phone}, nil)
+		must(gqlclient.SendCode(ctx, ts.gql(""), phone))(t)
 		code := ts.sms.code(phone)
 		if !regexp.MustCompile(`^\d{6}$`).MatchString(code) {
 			t.Fatalf("code %q is not 6 digits", code)
 		}
-		var out struct {
-			Login struct {
-				Token string
-				User  struct{ ID, NickName string }
-			}
-		}
-		ts.ok("", loginMutation, map[string]any{"p": phone, "c": code}, &out)
+		out := must(gqlclient.Login(ctx, ts.gql(""), phone, &code, nil))(t)
 		if len(out.Login.Token) != 32 {
 			t.Fatalf("token %q is not 128 bits in hex", out.Login.Token)
 		}
 		if !regexp.MustCompile(`^user_[a-z0-9]{10}$`).MatchString(out.Login.User.NickName) {
 			t.Fatalf("new user's nick name %q", out.Login.User.NickName)
 		}
-		var me struct {
-			Me *struct{ ID, NickName string }
+		c := ts.gql(out.Login.Token)
+		me := must(gqlclient.Me(ctx, c))(t).Me
+		if me == nil || me.Id != out.Login.User.Id {
+			t.Fatalf("me = %+v, want user %s", me, out.Login.User.Id)
 		}
-		ts.ok(out.Login.Token, meQuery, nil, &me)
-		if me.Me == nil || me.Me.ID != out.Login.User.ID {
-			t.Fatalf("me = %+v, want user %s", me.Me, out.Login.User.ID)
-		}
-		// The bare header form of the original app works too.
+		// The bare header form of the original app works too. Raw: the
+		// typed client sends "Bearer <token>", not the bare token.
 		req := bareAuthRequest(t, ts, out.Login.Token)
 		if r := ts.send(req); string(r.Data) == `{"me":null}` {
 			t.Fatal("bare authorization header not accepted")
 		}
 
-		var lo struct{ Logout bool }
-		ts.ok(out.Login.Token, `mutation { logout }`, nil, &lo)
-		if !lo.Logout {
+		if !must(gqlclient.Logout(ctx, c))(t).Logout {
 			t.Fatal("logout returned false")
 		}
-		ts.ok(out.Login.Token, meQuery, nil, &me)
-		if me.Me != nil {
-			t.Fatalf("me after logout = %+v", me.Me)
+		me = must(gqlclient.Me(ctx, c))(t).Me
+		if me != nil {
+			t.Fatalf("me after logout = %+v", me)
 		}
 
 		// Logging in again with a new code finds the same user.
 		ts.advance(time.Minute)
 		token := ts.login(phone)
-		ts.ok(token, meQuery, nil, &me)
-		if me.Me == nil || me.Me.ID != out.Login.User.ID {
-			t.Fatalf("second login is user %+v, want %s", me.Me, out.Login.User.ID)
+		me = must(gqlclient.Me(ctx, ts.gql(token)))(t).Me
+		if me == nil || me.Id != out.Login.User.Id {
+			t.Fatalf("second login is user %+v, want %s", me, out.Login.User.Id)
 		}
 	})
 }
@@ -72,9 +65,12 @@ func TestLoginMeLogout(t *testing.T) {
 func TestWrongExpiredAndReusedCodes(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
-		login := func(phone, code string) gqlResponse {
-			return ts.do("", loginMutation, map[string]any{"p": phone, "c": code})
+		anon := ts.gql("")
+		login := func(phone, code string) error {
+			_, err := gqlclient.Login(ctx, anon, phone, &code, nil)
+			return err
 		}
 		wrong := func(code string) string {
 			if code == "000000" {
@@ -85,29 +81,26 @@ func TestWrongExpiredAndReusedCodes(t *testing.T) {
 
 		// Wrong code, then the right one still works; reusing it fails.
 		const p1 = "13800000001"
-		ts.ok("", sendCodeMutation, map[string]any{"p": p1}, nil)
+		must(gqlclient.SendCode(ctx, anon, p1))(t)
 		code := ts.sms.code(p1)
-		e := ts.fails("", loginMutation, map[string]any{"p": p1, "c": wrong(code)}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "code" {
-			t.Fatalf("wrong code error names %v, want code", e.Extensions["field"])
+		wantField(t, login(p1, wrong(code)), "code")
+		if err := login(p1, code); err != nil {
+			t.Fatalf("right code after one wrong guess: %v", err)
 		}
-		if r := login(p1, code); r.code() != "" {
-			t.Fatalf("right code after one wrong guess: %+v", r.Errors)
-		}
-		ts.fails("", loginMutation, map[string]any{"p": p1, "c": code}, "BAD_USER_INPUT")
+		wantCode(t, login(p1, code), "BAD_USER_INPUT")
 
 		// Five wrong guesses void the code.
 		const p2 = "13800000002"
-		ts.ok("", sendCodeMutation, map[string]any{"p": p2}, nil)
+		must(gqlclient.SendCode(ctx, anon, p2))(t)
 		code = ts.sms.code(p2)
 		for range 5 {
-			ts.fails("", loginMutation, map[string]any{"p": p2, "c": wrong(code)}, "BAD_USER_INPUT")
+			wantCode(t, login(p2, wrong(code)), "BAD_USER_INPUT")
 		}
-		ts.fails("", loginMutation, map[string]any{"p": p2, "c": code}, "BAD_USER_INPUT")
+		wantCode(t, login(p2, code), "BAD_USER_INPUT")
 
 		// A code lives two minutes.
 		const p3 = "13800000003"
-		ts.ok("", sendCodeMutation, map[string]any{"p": p3}, nil)
+		must(gqlclient.SendCode(ctx, anon, p3))(t)
 		code = ts.sms.code(p3)
 		key := ts.app.cfg.RedisPrefix + "login:code:" + p3
 		ttl := ts.redis().PTTL(context.Background(), key).Val()
@@ -115,12 +108,13 @@ func TestWrongExpiredAndReusedCodes(t *testing.T) {
 			t.Fatalf("code TTL %v, want (0, 2m]", ttl)
 		}
 		expire(t, ts, key, 2*time.Minute)
-		ts.fails("", loginMutation, map[string]any{"p": p3, "c": code}, "BAD_USER_INPUT")
+		wantCode(t, login(p3, code), "BAD_USER_INPUT")
 
 		// Neither or both of code and password.
-		ts.fails("", `mutation { login(phone: "13800000004") { token } }`, nil, "BAD_USER_INPUT")
+		_, err := gqlclient.Login(ctx, anon, "13800000004", nil, nil)
+		wantCode(t, err, "BAD_USER_INPUT")
 		// Malformed code.
-		ts.fails("", loginMutation, map[string]any{"p": p1, "c": "12ab56"}, "BAD_USER_INPUT")
+		wantCode(t, login(p1, "12ab56"), "BAD_USER_INPUT")
 	})
 }
 
@@ -148,11 +142,11 @@ func TestInvalidPhones(t *testing.T) {
 		"12800000000", "23800000000", "1380000000a", "１３８００００００００", "13800000000\n",
 	} {
 		t.Run(p, func(t *testing.T) {
-			e := ts.fails("", sendCodeMutation, map[string]any{"p": p}, "BAD_USER_INPUT")
-			if e.Extensions["field"] != "phone" {
-				t.Fatalf("error names %v, want phone", e.Extensions["field"])
-			}
-			ts.fails("", loginMutation, map[string]any{"p": p, "c": "123456"}, "BAD_USER_INPUT")
+			ctx, anon := t.Context(), ts.gql("")
+			_, err := gqlclient.SendCode(ctx, anon, p)
+			wantField(t, err, "phone")
+			_, err = gqlclient.Login(ctx, anon, p, new("123456"), nil)
+			wantCode(t, err, "BAD_USER_INPUT")
 		})
 	}
 	if len(ts.sms.codes) != 0 {
@@ -163,20 +157,26 @@ func TestInvalidPhones(t *testing.T) {
 func TestSendCodeRateLimits(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
+		anon := ts.gql("")
 		const phone = "13700000000"
-		ts.ok("", sendCodeMutation, map[string]any{"p": phone}, nil)
-		e := ts.fails("", sendCodeMutation, map[string]any{"p": phone}, "RATE_LIMITED")
+		must(gqlclient.SendCode(ctx, anon, phone))(t)
+		_, err := gqlclient.SendCode(ctx, anon, phone)
+		wantCode(t, err, "RATE_LIMITED")
+		e := gqlErrors(err)[0]
 		if ms, _ := e.Extensions["retryAfterMs"].(float64); ms <= 0 || ms > 60000 {
 			t.Fatalf("retryAfterMs %v", e.Extensions["retryAfterMs"])
 		}
 		// One a minute, ten a day.
 		for i := 2; i <= 10; i++ {
 			ts.clock.Add(61 * time.Second)
-			ts.ok("", sendCodeMutation, map[string]any{"p": phone}, nil)
+			must(gqlclient.SendCode(ctx, anon, phone))(t)
 		}
 		ts.clock.Add(61 * time.Second)
-		e = ts.fails("", sendCodeMutation, map[string]any{"p": phone}, "RATE_LIMITED")
+		_, err = gqlclient.SendCode(ctx, anon, phone)
+		wantCode(t, err, "RATE_LIMITED")
+		e = gqlErrors(err)[0]
 		if ms, _ := e.Extensions["retryAfterMs"].(float64); ms < 60*60*1000 {
 			t.Fatalf("11th code of the day: retry after %v ms, want hours", ms)
 		}
@@ -187,16 +187,20 @@ func TestSendCodeRateLimits(t *testing.T) {
 func TestSendCodePerAddressLimit(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
+		anon := ts.gql("")
 		// Thirty an hour from one client address (the test's 127.0.0.1), whatever the phone.
 		for i := range 30 {
-			ts.ok("", sendCodeMutation, map[string]any{"p": fmt.Sprintf("1360000%04d", i)}, nil)
+			must(gqlclient.SendCode(ctx, anon, fmt.Sprintf("1360000%04d", i)))(t)
 		}
-		ts.fails("", sendCodeMutation, map[string]any{"p": "13500000000"}, "RATE_LIMITED")
+		_, err := gqlclient.SendCode(ctx, anon, "13500000000")
+		wantCode(t, err, "RATE_LIMITED")
 		// The sustained rate is one every two minutes.
 		ts.clock.Add(2 * time.Minute)
-		ts.ok("", sendCodeMutation, map[string]any{"p": "13500000000"}, nil)
-		ts.fails("", sendCodeMutation, map[string]any{"p": "13500000001"}, "RATE_LIMITED")
+		must(gqlclient.SendCode(ctx, anon, "13500000000"))(t)
+		_, err = gqlclient.SendCode(ctx, anon, "13500000001")
+		wantCode(t, err, "RATE_LIMITED")
 	})
 }
 
@@ -204,7 +208,7 @@ func TestRateLimitsOff(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, "embedded", func(c *config.Config) { c.RateLimits = false })
 	for range 3 {
-		ts.ok("", sendCodeMutation, map[string]any{"p": "13700000000"}, nil)
+		must(gqlclient.SendCode(t.Context(), ts.gql(""), "13700000000"))(t)
 	}
 }
 
@@ -221,15 +225,14 @@ func TestSessionSlidesAndExpires(t *testing.T) {
 		}
 		// Sliding: a request puts the TTL back to 30 minutes.
 		ts.redis().PExpire(ctx, key, time.Minute)
-		var me struct{ Me *struct{ ID string } }
-		ts.ok(token, meQuery, nil, &me)
+		c := ts.gql(token)
+		must(gqlclient.Me(ctx, c))(t)
 		if ttl := ts.redis().PTTL(ctx, key).Val(); ttl < 29*time.Minute || ttl > 30*time.Minute {
 			t.Fatalf("TTL after a request %v, want about 30m", ttl)
 		}
 		// Expiry: after 30 idle minutes the token is anonymous.
 		expire(t, ts, key, 30*time.Minute)
-		ts.ok(token, meQuery, nil, &me)
-		if me.Me != nil {
+		if must(gqlclient.Me(ctx, c))(t).Me != nil {
 			t.Fatal("expired token still logged in")
 		}
 	})
@@ -237,17 +240,18 @@ func TestSessionSlidesAndExpires(t *testing.T) {
 
 func TestUnknownTokenIsAnonymous(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	ts := startServer(t, "embedded")
-	var me struct{ Me *struct{ ID string } }
-	ts.ok("0123456789abcdef0123456789abcdef", meQuery, nil, &me)
-	if me.Me != nil {
+	if must(gqlclient.Me(ctx, ts.gql("0123456789abcdef0123456789abcdef")))(t).Me != nil {
 		t.Fatal("unknown token logged in")
 	}
-	e := ts.fails("", `mutation { updateProfile(input: {nickName: "x"}) { id } }`, nil, "UNAUTHENTICATED")
-	if e.Message == "" {
+	_, err := gqlclient.UpdateProfile(ctx, ts.gql(""), gqlclient.UpdateProfileInput{NickName: new("x")})
+	wantCode(t, err, "UNAUTHENTICATED")
+	if gqlErrors(err)[0].Message == "" {
 		t.Fatal("no message")
 	}
-	ts.fails("", `mutation { updateProfile(input: {nickName: "x"}) { id } }`, nil, "UNAUTHENTICATED")
+	_, err = gqlclient.UpdateProfile(ctx, ts.gql(""), gqlclient.UpdateProfileInput{NickName: new("x")})
+	wantCode(t, err, "UNAUTHENTICATED")
 }
 
 // Loading and sliding a session is one Redis round trip, and an instance
@@ -256,19 +260,21 @@ func TestSessionRoundTrips(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
 		ts := startServer(t, backend)
+		ctx := t.Context()
 		token := ts.login("13600000002")
-		ts.ok(token, meQuery, nil, nil) // loads the script on the server (EVALSHA, then EVAL on NOSCRIPT)
+		c := ts.gql(token)
+		must(gqlclient.Me(ctx, c))(t) // loads the script on the server (EVALSHA, then EVAL on NOSCRIPT)
 		counter := requestRoundTrips()
 		ts.redis().AddHook(counter)
 		for range 5 {
-			ts.ok(token, meQuery, nil, nil)
+			must(gqlclient.Me(ctx, c))(t)
 		}
 		if n := counter.N(); n != 0 {
 			t.Fatalf("%d Redis round trips for 5 requests within the session cache TTL, want 0", n)
 		}
 		for range 5 {
 			ts.advance(ts.app.cfg.SessionCacheTTL + time.Millisecond)
-			ts.ok(token, meQuery, nil, nil)
+			must(gqlclient.Me(ctx, c))(t)
 		}
 		if n := counter.N(); n != 5 {
 			t.Fatalf("%d Redis round trips for 5 requests each after the TTL, want 5", n)
@@ -276,12 +282,14 @@ func TestSessionRoundTrips(t *testing.T) {
 	})
 	t.Run("off", func(t *testing.T) {
 		ts := startServer(t, "embedded", func(c *config.Config) { c.SessionCacheTTL = 0 })
+		ctx := t.Context()
 		token := ts.login("13600000002")
-		ts.ok(token, meQuery, nil, nil)
+		c := ts.gql(token)
+		must(gqlclient.Me(ctx, c))(t)
 		counter := requestRoundTrips()
 		ts.redis().AddHook(counter)
 		for range 5 {
-			ts.ok(token, meQuery, nil, nil)
+			must(gqlclient.Me(ctx, c))(t)
 		}
 		if n := counter.N(); n != 5 {
 			t.Fatalf("%d Redis round trips for 5 requests, want 5", n)
@@ -301,18 +309,18 @@ func TestSessionChangesReachEveryInstance(t *testing.T) {
 		cfg := testConfig(t, backend)
 		cfg.SessionCacheTTL = time.Minute
 		a, b := startServerWith(t, backend, cfg), startServerWith(t, backend, cfg)
+		ctx := t.Context()
 		token := a.login("13600000003")
-		var me struct{ Me *struct{ NickName string } }
-		b.ok(token, meQuery, nil, &me) // b now holds the session
-		a.ok(token, `mutation { updateProfile(input: {nickName: "renamed"}) { id } }`, nil, nil)
+		ac, bc := a.gql(token), b.gql(token)
+		must(gqlclient.Me(ctx, bc))(t) // b now holds the session
+		must(gqlclient.UpdateProfile(ctx, ac, gqlclient.UpdateProfileInput{NickName: new("renamed")}))(t)
 		testenv.Eventually(t, 10*time.Second, "the new nickname on the other instance", func() bool {
-			b.ok(token, meQuery, nil, &me)
-			return me.Me != nil && me.Me.NickName == "renamed"
+			me := must(gqlclient.Me(ctx, bc))(t).Me
+			return me != nil && me.NickName == "renamed"
 		})
-		a.ok(token, `mutation { logout }`, nil, nil)
+		must(gqlclient.Logout(ctx, ac))(t)
 		testenv.Eventually(t, 10*time.Second, "the logout on the other instance", func() bool {
-			b.ok(token, meQuery, nil, &me)
-			return me.Me == nil
+			return must(gqlclient.Me(ctx, bc))(t).Me == nil
 		})
 	})
 }
@@ -322,23 +330,23 @@ func TestSessionChangesReachEveryInstance(t *testing.T) {
 func TestLogoutWithoutSession(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
-		var lo struct{ Logout bool }
-		ts.ok("", `mutation { logout }`, nil, &lo)
-		if lo.Logout {
+		logout := func(token string) bool {
+			t.Helper()
+			return must(gqlclient.Logout(ctx, ts.gql(token)))(t).Logout
+		}
+		if logout("") {
 			t.Fatal("logout without a token = true")
 		}
-		ts.ok("0123456789abcdef0123456789abcdef", `mutation { logout }`, nil, &lo)
-		if lo.Logout {
+		if logout("0123456789abcdef0123456789abcdef") {
 			t.Fatal("logout with an unknown token = true")
 		}
 		token := ts.login("13800000077")
-		ts.ok(token, `mutation { logout }`, nil, &lo)
-		if !lo.Logout {
+		if !logout(token) {
 			t.Fatal("logout of a live session = false")
 		}
-		ts.ok(token, `mutation { logout }`, nil, &lo)
-		if lo.Logout {
+		if logout(token) {
 			t.Fatal("second logout = true")
 		}
 	})

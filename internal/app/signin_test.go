@@ -10,24 +10,13 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-const signInStatusQuery = `{ signInStatus { signedToday streak days madeUpDays makeUpsLeft } }`
-
-type signInStatusJSON struct {
-	SignedToday bool  `json:"signedToday"`
-	Streak      int   `json:"streak"`
-	Days        []int `json:"days"`
-	MadeUpDays  []int `json:"madeUpDays"`
-	MakeUpsLeft int   `json:"makeUpsLeft"`
-}
-
-func (ts *testServer) signInStatus(token string) signInStatusJSON {
+func (ts *testServer) signInStatus(token string) gqlclient.SignInMakeUpFields {
 	ts.t.Helper()
-	var out struct{ SignInStatus signInStatusJSON }
-	ts.ok(token, signInStatusQuery, nil, &out)
-	return out.SignInStatus
+	return must(gqlclient.SignInStatusWithMakeUps(ts.t.Context(), ts.gql(token), nil))(ts.t).SignInStatus
 }
 
 // now is the time in the server's HMDP_TIME_ZONE, whose day is "today".
@@ -48,33 +37,31 @@ func (ts *testServer) now() time.Time {
 
 // signInAndMakeUp signs today in and, unless today is the 1st, makes up
 // yesterday; it returns the status it expects.
-func (ts *testServer) signInAndMakeUp(token string) signInStatusJSON {
+func (ts *testServer) signInAndMakeUp(token string) gqlclient.SignInMakeUpFields {
 	ts.t.Helper()
-	ts.ok(token, `mutation { signIn { streak } }`, nil, nil)
+	ctx, c := ts.t.Context(), ts.gql(token)
+	must(gqlclient.SignIn(ctx, c))(ts.t)
 	now := ts.now()
-	want := signInStatusJSON{SignedToday: true, Streak: 1, Days: []int{now.Day()}, MadeUpDays: []int{}, MakeUpsLeft: 3}
+	want := gqlclient.SignInMakeUpFields{SignedToday: true, Streak: 1, Days: []int{now.Day()}, MadeUpDays: []int{}, MakeUpsLeft: 3}
 	if now.Day() > 1 {
 		yesterday := now.AddDate(0, 0, -1)
-		var out struct{ MakeUpSignIn signInStatusJSON }
-		ts.ok(token, `mutation($d: String!) { makeUpSignIn(date: $d) { signedToday streak days madeUpDays makeUpsLeft } }`,
-			map[string]any{"d": yesterday.Format(time.DateOnly)}, &out)
-		want = signInStatusJSON{SignedToday: true, Streak: 2, Days: []int{yesterday.Day(), now.Day()}, MadeUpDays: []int{yesterday.Day()}, MakeUpsLeft: 2}
-		if !sameStatus(out.MakeUpSignIn, want) {
-			ts.t.Fatalf("makeUpSignIn: %+v, want %+v", out.MakeUpSignIn, want)
+		got := must(gqlclient.MakeUpSignIn(ctx, c, yesterday.Format(time.DateOnly)))(ts.t).MakeUpSignIn
+		want = gqlclient.SignInMakeUpFields{SignedToday: true, Streak: 2, Days: []int{yesterday.Day(), now.Day()}, MadeUpDays: []int{yesterday.Day()}, MakeUpsLeft: 2}
+		if !sameStatus(got, want) {
+			ts.t.Fatalf("makeUpSignIn: %+v, want %+v", got, want)
 		}
-		e := ts.fails(token, `mutation($d: String!) { makeUpSignIn(date: $d) { streak } }`, map[string]any{"d": now.Format(time.DateOnly)}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "date" {
-			ts.t.Fatalf("making up today: %+v", e)
-		}
+		_, err := gqlclient.MakeUpSignIn(ctx, c, now.Format(time.DateOnly))
+		wantField(ts.t, err, "date") // making up today
 	}
-	ts.fails("", `mutation { makeUpSignIn(date: "2026-01-01") { streak } }`, nil, "UNAUTHENTICATED")
+	_, err := gqlclient.MakeUpSignIn(ctx, ts.gql(""), "2026-01-01")
+	wantCode(ts.t, err, "UNAUTHENTICATED")
 	if got := ts.signInStatus(token); !sameStatus(got, want) {
 		ts.t.Fatalf("status: %+v, want %+v", got, want)
 	}
 	return want
 }
 
-func sameStatus(a, b signInStatusJSON) bool {
+func sameStatus(a, b gqlclient.SignInMakeUpFields) bool {
 	return a.SignedToday == b.SignedToday && a.Streak == b.Streak && slices.Equal(a.Days, b.Days) &&
 		slices.Equal(a.MadeUpDays, b.MadeUpDays) && a.MakeUpsLeft == b.MakeUpsLeft
 }
@@ -97,7 +84,7 @@ func TestSignInsSurviveRedisLoss(t *testing.T) {
 			t.Fatalf("after Redis lost its keys: %+v, want %+v", got, want)
 		}
 		// Signing in again the same day changes nothing.
-		ts.ok(tok, `mutation { signIn { streak } }`, nil, nil)
+		must(gqlclient.SignIn(t.Context(), ts.gql(tok)))(t)
 		if got := ts.signInStatus(tok); !sameStatus(got, want) {
 			t.Fatalf("after signing in again: %+v, want %+v", got, want)
 		}

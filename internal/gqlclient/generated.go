@@ -801,6 +801,45 @@ func (v *CreateVoucherWithLimitResponse) GetCreateVoucher() VoucherLimitFields {
 	return v.CreateVoucher
 }
 
+// DeadLettersDeadLettersDeadLetter includes the requested fields of the GraphQL type DeadLetter.
+// The GraphQL type's documentation follows.
+//
+// A dead-lettered flash-sale order: accepted by the sale, refused by MySQL, already ended for its
+// buyer (REJECTED). Operators list them with `hmdp deadletters list` (docs/API.md, Operator commands).
+type DeadLettersDeadLettersDeadLetter struct {
+	// The dead letter's id in the sale's dead-letter stream.
+	Id string `json:"id"`
+	// The rejected order and its buyer ("0" for a malformed entry).
+	OrderId string `json:"orderId"`
+	UserId  string `json:"userId"`
+	// Why MySQL refused it (the consumers' rejection reason).
+	Reason string `json:"reason"`
+}
+
+// GetId returns DeadLettersDeadLettersDeadLetter.Id, and is useful for accessing the field via an interface.
+func (v *DeadLettersDeadLettersDeadLetter) GetId() string { return v.Id }
+
+// GetOrderId returns DeadLettersDeadLettersDeadLetter.OrderId, and is useful for accessing the field via an interface.
+func (v *DeadLettersDeadLettersDeadLetter) GetOrderId() string { return v.OrderId }
+
+// GetUserId returns DeadLettersDeadLettersDeadLetter.UserId, and is useful for accessing the field via an interface.
+func (v *DeadLettersDeadLettersDeadLetter) GetUserId() string { return v.UserId }
+
+// GetReason returns DeadLettersDeadLettersDeadLetter.Reason, and is useful for accessing the field via an interface.
+func (v *DeadLettersDeadLettersDeadLetter) GetReason() string { return v.Reason }
+
+// DeadLettersResponse is returned by DeadLetters on success.
+type DeadLettersResponse struct {
+	// Dead letters of flash sale `sale`, oldest first: first (default 20, 1 to 100) after the dead letter id
+	// `after`. Admins only.
+	DeadLetters []DeadLettersDeadLettersDeadLetter `json:"deadLetters"`
+}
+
+// GetDeadLetters returns DeadLettersResponse.DeadLetters, and is useful for accessing the field via an interface.
+func (v *DeadLettersResponse) GetDeadLetters() []DeadLettersDeadLettersDeadLetter {
+	return v.DeadLetters
+}
+
 // DeleteBlogResponse is returned by DeleteBlog on success.
 type DeleteBlogResponse struct {
 	// Owner only; also takes the blog out of the feeds.
@@ -996,6 +1035,15 @@ type LogoutResponse struct {
 // GetLogout returns LogoutResponse.Logout, and is useful for accessing the field via an interface.
 func (v *LogoutResponse) GetLogout() bool { return v.Logout }
 
+// MakeUpSignInResponse is returned by MakeUpSignIn on success.
+type MakeUpSignInResponse struct {
+	// Signs in a missed day (YYYY-MM-DD) earlier in this month (补签) and returns this month's status. A day already signed is left as it is; CONFLICT when no make-up is left this month.
+	MakeUpSignIn SignInMakeUpFields `json:"makeUpSignIn"`
+}
+
+// GetMakeUpSignIn returns MakeUpSignInResponse.MakeUpSignIn, and is useful for accessing the field via an interface.
+func (v *MakeUpSignInResponse) GetMakeUpSignIn() SignInMakeUpFields { return v.MakeUpSignIn }
+
 // MeResponse is returned by Me on success.
 type MeResponse struct {
 	// The viewer; null when not logged in.
@@ -1076,6 +1124,157 @@ type MyOrdersResponse struct {
 
 // GetMyOrders returns MyOrdersResponse.MyOrders, and is useful for accessing the field via an interface.
 func (v *MyOrdersResponse) GetMyOrders() MyOrdersMyOrdersVoucherOrderConnection { return v.MyOrders }
+
+// What an operator did (hmdp_operator_audit.action).
+type OperatorAction string
+
+const (
+	// replayDeadLetter
+	OperatorActionReplay OperatorAction = "REPLAY"
+	// discardDeadLetter
+	OperatorActionDiscard OperatorAction = "DISCARD"
+	// createShop
+	OperatorActionCreateShop OperatorAction = "CREATE_SHOP"
+	// updateShop
+	OperatorActionUpdateShop OperatorAction = "UPDATE_SHOP"
+	// createVoucher
+	OperatorActionCreateVoucher OperatorAction = "CREATE_VOUCHER"
+	// updateVoucher
+	OperatorActionUpdateVoucher OperatorAction = "UPDATE_VOUCHER"
+	// setVoucherOnSale(onSale: false)
+	OperatorActionTakeOffSale OperatorAction = "TAKE_OFF_SALE"
+	// setVoucherOnSale(onSale: true)
+	OperatorActionPutOnSale OperatorAction = "PUT_ON_SALE"
+	// redeemOrder
+	OperatorActionRedeemOrder OperatorAction = "REDEEM_ORDER"
+)
+
+var AllOperatorAction = []OperatorAction{
+	OperatorActionReplay,
+	OperatorActionDiscard,
+	OperatorActionCreateShop,
+	OperatorActionUpdateShop,
+	OperatorActionCreateVoucher,
+	OperatorActionUpdateVoucher,
+	OperatorActionTakeOffSale,
+	OperatorActionPutOnSale,
+	OperatorActionRedeemOrder,
+}
+
+// OperatorAuditFields includes the GraphQL fields of OperatorAudit requested by the fragment OperatorAuditFields.
+// The GraphQL type's documentation follows.
+//
+// One operator action, a row of hmdp_operator_audit: who, when, what, on what. Ids are 0 where the action
+// concerns no such thing.
+type OperatorAuditFields struct {
+	Id int `json:"id"`
+	// who: "user:<id>" (an admin, through GraphQL) or "cli:<name>" (hmdp deadletters)
+	Actor  string         `json:"actor"`
+	Action OperatorAction `json:"action"`
+	// when the action was taken
+	At        time.Time `json:"at"`
+	ShopId    string    `json:"shopId"`
+	VoucherId string    `json:"voucherId"`
+	OrderId   string    `json:"orderId"`
+	// the order's buyer
+	UserId string `json:"userId"`
+	// "done" for an action recorded in its own transaction; a dead-letter action's outcome
+	// (DeadLetterActionResult.outcome), "requested" while it runs
+	Outcome string `json:"outcome"`
+	// what changed (the fields of an update, the values of a creation), or why
+	Detail string `json:"detail"`
+}
+
+// GetId returns OperatorAuditFields.Id, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetId() int { return v.Id }
+
+// GetActor returns OperatorAuditFields.Actor, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetActor() string { return v.Actor }
+
+// GetAction returns OperatorAuditFields.Action, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetAction() OperatorAction { return v.Action }
+
+// GetAt returns OperatorAuditFields.At, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetAt() time.Time { return v.At }
+
+// GetShopId returns OperatorAuditFields.ShopId, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetShopId() string { return v.ShopId }
+
+// GetVoucherId returns OperatorAuditFields.VoucherId, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetVoucherId() string { return v.VoucherId }
+
+// GetOrderId returns OperatorAuditFields.OrderId, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetOrderId() string { return v.OrderId }
+
+// GetUserId returns OperatorAuditFields.UserId, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetUserId() string { return v.UserId }
+
+// GetOutcome returns OperatorAuditFields.Outcome, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetOutcome() string { return v.Outcome }
+
+// GetDetail returns OperatorAuditFields.Detail, and is useful for accessing the field via an interface.
+func (v *OperatorAuditFields) GetDetail() string { return v.Detail }
+
+// OperatorAuditOperatorAuditOperatorAuditConnection includes the requested fields of the GraphQL type OperatorAuditConnection.
+type OperatorAuditOperatorAuditOperatorAuditConnection struct {
+	Edges    []OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge `json:"edges"`
+	PageInfo PageInfoFields                                                            `json:"pageInfo"`
+}
+
+// GetEdges returns OperatorAuditOperatorAuditOperatorAuditConnection.Edges, and is useful for accessing the field via an interface.
+func (v *OperatorAuditOperatorAuditOperatorAuditConnection) GetEdges() []OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns OperatorAuditOperatorAuditOperatorAuditConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *OperatorAuditOperatorAuditOperatorAuditConnection) GetPageInfo() PageInfoFields {
+	return v.PageInfo
+}
+
+// OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge includes the requested fields of the GraphQL type OperatorAuditEdge.
+type OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge struct {
+	Node OperatorAuditFields `json:"node"`
+}
+
+// GetNode returns OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge.Node, and is useful for accessing the field via an interface.
+func (v *OperatorAuditOperatorAuditOperatorAuditConnectionEdgesOperatorAuditEdge) GetNode() OperatorAuditFields {
+	return v.Node
+}
+
+// OperatorAuditResponse is returned by OperatorAudit on success.
+type OperatorAuditResponse struct {
+	// The operator audit, newest first; shopId narrows it to one shop's actions (its vouchers' and orders'
+	// included). first: default 10, at most 50. Admins only.
+	OperatorAudit OperatorAuditOperatorAuditOperatorAuditConnection `json:"operatorAudit"`
+}
+
+// GetOperatorAudit returns OperatorAuditResponse.OperatorAudit, and is useful for accessing the field via an interface.
+func (v *OperatorAuditResponse) GetOperatorAudit() OperatorAuditOperatorAuditOperatorAuditConnection {
+	return v.OperatorAudit
+}
+
+// OperatorVouchersOperatorVouchersVoucher includes the requested fields of the GraphQL type Voucher.
+type OperatorVouchersOperatorVouchersVoucher struct {
+	Id     string        `json:"id"`
+	Status VoucherStatus `json:"status"`
+}
+
+// GetId returns OperatorVouchersOperatorVouchersVoucher.Id, and is useful for accessing the field via an interface.
+func (v *OperatorVouchersOperatorVouchersVoucher) GetId() string { return v.Id }
+
+// GetStatus returns OperatorVouchersOperatorVouchersVoucher.Status, and is useful for accessing the field via an interface.
+func (v *OperatorVouchersOperatorVouchersVoucher) GetStatus() VoucherStatus { return v.Status }
+
+// OperatorVouchersResponse is returned by OperatorVouchers on success.
+type OperatorVouchersResponse struct {
+	// Every voucher of a shop whatever its status, newest first (the newest 50). Admins only.
+	OperatorVouchers []OperatorVouchersOperatorVouchersVoucher `json:"operatorVouchers"`
+}
+
+// GetOperatorVouchers returns OperatorVouchersResponse.OperatorVouchers, and is useful for accessing the field via an interface.
+func (v *OperatorVouchersResponse) GetOperatorVouchers() []OperatorVouchersOperatorVouchersVoucher {
+	return v.OperatorVouchers
+}
 
 // OrderFields includes the GraphQL fields of VoucherOrder requested by the fragment OrderFields.
 type OrderFields struct {
@@ -1618,6 +1817,105 @@ func (v *ReviewsByShopReviewsByShopReviewConnectionEdgesReviewEdgeNodeReviewBlog
 	return v.Id
 }
 
+// SaleNumbersFields includes the GraphQL fields of SaleNumbers requested by the fragment SaleNumbersFields.
+// The GraphQL type's documentation follows.
+//
+// A flash sale's live numbers, read when asked (saleNumbers).
+type SaleNumbersFields struct {
+	VoucherId string `json:"voucherId"`
+	// units the sale can still admit (Redis); null when Redis holds no state for it (the next attempt rebuilds it)
+	RedisStock *int `json:"redisStock"`
+	// tb_seckill_voucher.stock: units not yet persisted as orders
+	MysqlStock int `json:"mysqlStock"`
+	// buyers Redis holds: admitted and not released; null without state
+	Admitted *int `json:"admitted"`
+	// accepted orders not yet persisted (the sale's order stream)
+	Pending int `json:"pending"`
+	// orders in MySQL
+	Persisted int `json:"persisted"`
+	// orders in MySQL by status
+	Orders []SaleNumbersFieldsOrdersOrderStatusCount `json:"orders"`
+	// accepted orders ended without being persisted
+	RejectedTotal int `json:"rejectedTotal"`
+	// rejectedTotal by reason (left empty above 10000 rejections). Refusals at admission (sold out, one per
+	// customer, rate limited) are not counted per sale: see the metric hmdp_seckill_requests_total.
+	Rejected []SaleNumbersFieldsRejectedRejectReasonCount `json:"rejected"`
+	// dead letters waiting for replayDeadLetter or discardDeadLetter
+	DeadLetters int `json:"deadLetters"`
+}
+
+// GetVoucherId returns SaleNumbersFields.VoucherId, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetVoucherId() string { return v.VoucherId }
+
+// GetRedisStock returns SaleNumbersFields.RedisStock, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetRedisStock() *int { return v.RedisStock }
+
+// GetMysqlStock returns SaleNumbersFields.MysqlStock, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetMysqlStock() int { return v.MysqlStock }
+
+// GetAdmitted returns SaleNumbersFields.Admitted, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetAdmitted() *int { return v.Admitted }
+
+// GetPending returns SaleNumbersFields.Pending, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetPending() int { return v.Pending }
+
+// GetPersisted returns SaleNumbersFields.Persisted, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetPersisted() int { return v.Persisted }
+
+// GetOrders returns SaleNumbersFields.Orders, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetOrders() []SaleNumbersFieldsOrdersOrderStatusCount { return v.Orders }
+
+// GetRejectedTotal returns SaleNumbersFields.RejectedTotal, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetRejectedTotal() int { return v.RejectedTotal }
+
+// GetRejected returns SaleNumbersFields.Rejected, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetRejected() []SaleNumbersFieldsRejectedRejectReasonCount {
+	return v.Rejected
+}
+
+// GetDeadLetters returns SaleNumbersFields.DeadLetters, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFields) GetDeadLetters() int { return v.DeadLetters }
+
+// SaleNumbersFieldsOrdersOrderStatusCount includes the requested fields of the GraphQL type OrderStatusCount.
+// The GraphQL type's documentation follows.
+//
+// A number of a sale's orders in one status.
+type SaleNumbersFieldsOrdersOrderStatusCount struct {
+	Status OrderStatus `json:"status"`
+	Count  int         `json:"count"`
+}
+
+// GetStatus returns SaleNumbersFieldsOrdersOrderStatusCount.Status, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFieldsOrdersOrderStatusCount) GetStatus() OrderStatus { return v.Status }
+
+// GetCount returns SaleNumbersFieldsOrdersOrderStatusCount.Count, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFieldsOrdersOrderStatusCount) GetCount() int { return v.Count }
+
+// SaleNumbersFieldsRejectedRejectReasonCount includes the requested fields of the GraphQL type RejectReasonCount.
+// The GraphQL type's documentation follows.
+//
+// A number of a sale's accepted orders ended unpersisted for one reason (VoucherOrder.rejectReason).
+type SaleNumbersFieldsRejectedRejectReasonCount struct {
+	Reason string `json:"reason"`
+	Count  int    `json:"count"`
+}
+
+// GetReason returns SaleNumbersFieldsRejectedRejectReasonCount.Reason, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFieldsRejectedRejectReasonCount) GetReason() string { return v.Reason }
+
+// GetCount returns SaleNumbersFieldsRejectedRejectReasonCount.Count, and is useful for accessing the field via an interface.
+func (v *SaleNumbersFieldsRejectedRejectReasonCount) GetCount() int { return v.Count }
+
+// SaleNumbersResponse is returned by SaleNumbers on success.
+type SaleNumbersResponse struct {
+	// A flash sale's live numbers: stock in Redis and MySQL, admitted, pending, persisted orders by status,
+	// rejections by reason, dead letters. NOT_FOUND for a voucher that is not a flash sale. Admins only.
+	SaleNumbers SaleNumbersFields `json:"saleNumbers"`
+}
+
+// GetSaleNumbers returns SaleNumbersResponse.SaleNumbers, and is useful for accessing the field via an interface.
+func (v *SaleNumbersResponse) GetSaleNumbers() SaleNumbersFields { return v.SaleNumbers }
+
 // SearchShopsResponse is returned by SearchShops on success.
 type SearchShopsResponse struct {
 	// Shops matching every word of name (words split at spaces, at most 5, at most
@@ -1759,6 +2057,30 @@ type SetFollowResponse struct {
 // GetSetFollow returns SetFollowResponse.SetFollow, and is useful for accessing the field via an interface.
 func (v *SetFollowResponse) GetSetFollow() FollowState { return v.SetFollow }
 
+// SetVoucherOnSaleResponse is returned by SetVoucherOnSale on success.
+type SetVoucherOnSaleResponse struct {
+	// Takes a voucher off sale (status OFF_SALE: not listed, not sold; a flash sale admits no one, the
+	// orders it admitted stay) or puts it back on sale (not an EXPIRED one). Admins only; audited.
+	SetVoucherOnSale SetVoucherOnSaleSetVoucherOnSaleVoucher `json:"setVoucherOnSale"`
+}
+
+// GetSetVoucherOnSale returns SetVoucherOnSaleResponse.SetVoucherOnSale, and is useful for accessing the field via an interface.
+func (v *SetVoucherOnSaleResponse) GetSetVoucherOnSale() SetVoucherOnSaleSetVoucherOnSaleVoucher {
+	return v.SetVoucherOnSale
+}
+
+// SetVoucherOnSaleSetVoucherOnSaleVoucher includes the requested fields of the GraphQL type Voucher.
+type SetVoucherOnSaleSetVoucherOnSaleVoucher struct {
+	Id     string        `json:"id"`
+	Status VoucherStatus `json:"status"`
+}
+
+// GetId returns SetVoucherOnSaleSetVoucherOnSaleVoucher.Id, and is useful for accessing the field via an interface.
+func (v *SetVoucherOnSaleSetVoucherOnSaleVoucher) GetId() string { return v.Id }
+
+// GetStatus returns SetVoucherOnSaleSetVoucherOnSaleVoucher.Status, and is useful for accessing the field via an interface.
+func (v *SetVoucherOnSaleSetVoucherOnSaleVoucher) GetStatus() VoucherStatus { return v.Status }
+
 // ShopFields includes the GraphQL fields of Shop requested by the fragment ShopFields.
 type ShopFields struct {
 	Id     string                 `json:"id"`
@@ -1832,6 +2154,74 @@ func (v *ShopItem) GetName() string { return v.Name }
 
 // GetDistance returns ShopItem.Distance, and is useful for accessing the field via an interface.
 func (v *ShopItem) GetDistance() *float64 { return v.Distance }
+
+// ShopOrdersResponse is returned by ShopOrders on success.
+type ShopOrdersResponse struct {
+	// The orders of a shop's vouchers (those in MySQL), newest first; status narrows them. first: default
+	// 10, at most 50. NOT_FOUND for no such shop. Admins only.
+	ShopOrders ShopOrdersShopOrdersVoucherOrderConnection `json:"shopOrders"`
+}
+
+// GetShopOrders returns ShopOrdersResponse.ShopOrders, and is useful for accessing the field via an interface.
+func (v *ShopOrdersResponse) GetShopOrders() ShopOrdersShopOrdersVoucherOrderConnection {
+	return v.ShopOrders
+}
+
+// ShopOrdersShopOrdersVoucherOrderConnection includes the requested fields of the GraphQL type VoucherOrderConnection.
+type ShopOrdersShopOrdersVoucherOrderConnection struct {
+	Edges    []ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge `json:"edges"`
+	PageInfo PageInfoFields                                                    `json:"pageInfo"`
+}
+
+// GetEdges returns ShopOrdersShopOrdersVoucherOrderConnection.Edges, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnection) GetEdges() []ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns ShopOrdersShopOrdersVoucherOrderConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnection) GetPageInfo() PageInfoFields { return v.PageInfo }
+
+// ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge includes the requested fields of the GraphQL type VoucherOrderEdge.
+type ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge struct {
+	Node ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder `json:"node"`
+}
+
+// GetNode returns ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge.Node, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdge) GetNode() ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder {
+	return v.Node
+}
+
+// ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder includes the requested fields of the GraphQL type VoucherOrder.
+type ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder struct {
+	Id     string                                                                              `json:"id"`
+	Status OrderStatus                                                                         `json:"status"`
+	User   ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser `json:"user"`
+}
+
+// GetId returns ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder.Id, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder) GetId() string {
+	return v.Id
+}
+
+// GetStatus returns ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder.Status, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder) GetStatus() OrderStatus {
+	return v.Status
+}
+
+// GetUser returns ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder.User, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrder) GetUser() ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser {
+	return v.User
+}
+
+// ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser includes the requested fields of the GraphQL type User.
+type ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser struct {
+	Id string `json:"id"`
+}
+
+// GetId returns ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser.Id, and is useful for accessing the field via an interface.
+func (v *ShopOrdersShopOrdersVoucherOrderConnectionEdgesVoucherOrderEdgeNodeVoucherOrderUser) GetId() string {
+	return v.Id
+}
 
 // ShopResponse is returned by Shop on success.
 type ShopResponse struct {
@@ -2026,6 +2416,34 @@ func (v *SignInFields) GetStreak() int { return v.Streak }
 // GetDays returns SignInFields.Days, and is useful for accessing the field via an interface.
 func (v *SignInFields) GetDays() []int { return v.Days }
 
+// The month's status with its make-ups (makeUpSignIn).
+type SignInMakeUpFields struct {
+	SignedToday bool `json:"signedToday"`
+	// consecutive signed days ending today (0 when today is not signed), across months
+	Streak int `json:"streak"`
+	// signed days of the month asked for, made-up days included
+	Days []int `json:"days"`
+	// the days of days that were made up (makeUpSignIn)
+	MadeUpDays []int `json:"madeUpDays"`
+	// make-up sign-ins left this month (HMDP_SIGN_MAKEUPS_PER_MONTH a month)
+	MakeUpsLeft int `json:"makeUpsLeft"`
+}
+
+// GetSignedToday returns SignInMakeUpFields.SignedToday, and is useful for accessing the field via an interface.
+func (v *SignInMakeUpFields) GetSignedToday() bool { return v.SignedToday }
+
+// GetStreak returns SignInMakeUpFields.Streak, and is useful for accessing the field via an interface.
+func (v *SignInMakeUpFields) GetStreak() int { return v.Streak }
+
+// GetDays returns SignInMakeUpFields.Days, and is useful for accessing the field via an interface.
+func (v *SignInMakeUpFields) GetDays() []int { return v.Days }
+
+// GetMadeUpDays returns SignInMakeUpFields.MadeUpDays, and is useful for accessing the field via an interface.
+func (v *SignInMakeUpFields) GetMadeUpDays() []int { return v.MadeUpDays }
+
+// GetMakeUpsLeft returns SignInMakeUpFields.MakeUpsLeft, and is useful for accessing the field via an interface.
+func (v *SignInMakeUpFields) GetMakeUpsLeft() int { return v.MakeUpsLeft }
+
 // SignInResponse is returned by SignIn on success.
 type SignInResponse struct {
 	// Signs today in (idempotent) and returns this month's status.
@@ -2043,6 +2461,15 @@ type SignInStatusResponse struct {
 
 // GetSignInStatus returns SignInStatusResponse.SignInStatus, and is useful for accessing the field via an interface.
 func (v *SignInStatusResponse) GetSignInStatus() SignInFields { return v.SignInStatus }
+
+// SignInStatusWithMakeUpsResponse is returned by SignInStatusWithMakeUps on success.
+type SignInStatusWithMakeUpsResponse struct {
+	// month as YYYY-MM, default this month
+	SignInStatus SignInMakeUpFields `json:"signInStatus"`
+}
+
+// GetSignInStatus returns SignInStatusWithMakeUpsResponse.SignInStatus, and is useful for accessing the field via an interface.
+func (v *SignInStatusWithMakeUpsResponse) GetSignInStatus() SignInMakeUpFields { return v.SignInStatus }
 
 type UpdateProfileInput struct {
 	// 1 to 32 characters, none of them control characters (line breaks, tabs,
@@ -2105,6 +2532,29 @@ type UpdateProfileResponse struct {
 // GetUpdateProfile returns UpdateProfileResponse.UpdateProfile, and is useful for accessing the field via an interface.
 func (v *UpdateProfileResponse) GetUpdateProfile() Profile { return v.UpdateProfile }
 
+type UpdateSeckillInput struct {
+	// the new stock, 1 to 1000000000; only before the sale begins
+	Stock *int `json:"stock"`
+	// units added, 1 to 1000000000, before the sale ends (not with stock)
+	AddStock *int `json:"addStock"`
+	// only before the sale begins
+	BeginTime *time.Time `json:"beginTime"`
+	// in the future, after beginTime
+	EndTime *time.Time `json:"endTime"`
+}
+
+// GetStock returns UpdateSeckillInput.Stock, and is useful for accessing the field via an interface.
+func (v *UpdateSeckillInput) GetStock() *int { return v.Stock }
+
+// GetAddStock returns UpdateSeckillInput.AddStock, and is useful for accessing the field via an interface.
+func (v *UpdateSeckillInput) GetAddStock() *int { return v.AddStock }
+
+// GetBeginTime returns UpdateSeckillInput.BeginTime, and is useful for accessing the field via an interface.
+func (v *UpdateSeckillInput) GetBeginTime() *time.Time { return v.BeginTime }
+
+// GetEndTime returns UpdateSeckillInput.EndTime, and is useful for accessing the field via an interface.
+func (v *UpdateSeckillInput) GetEndTime() *time.Time { return v.EndTime }
+
 // Only the fields given change.
 type UpdateShopInput struct {
 	Name      *string  `json:"name"`
@@ -2154,6 +2604,45 @@ type UpdateShopResponse struct {
 // GetUpdateShop returns UpdateShopResponse.UpdateShop, and is useful for accessing the field via an interface.
 func (v *UpdateShopResponse) GetUpdateShop() ShopFields { return v.UpdateShop }
 
+// Only the fields given change; what a sale that has begun or ended may not change is refused with
+// BAD_USER_INPUT naming the field (docs/API.md, updateVoucher).
+type UpdateVoucherInput struct {
+	// 1 to 255 characters
+	Title    *string `json:"title"`
+	SubTitle *string `json:"subTitle"`
+	Rules    *string `json:"rules"`
+	// cents, >= 0; not once a flash sale has begun, nor while the voucher has UNPAID orders
+	PayValue *int `json:"payValue"`
+	// cents, >= 0; not once a flash sale has begun, nor while the voucher has UNPAID or PAID orders
+	ActualValue *int `json:"actualValue"`
+	// a normal voucher's per-user limit, 1 to 100 (not for a flash sale); orders already placed keep
+	// their quantity
+	PerUserLimit *int `json:"perUserLimit"`
+	// the flash sale's stock and window; not once it has ended
+	Seckill *UpdateSeckillInput `json:"seckill"`
+}
+
+// GetTitle returns UpdateVoucherInput.Title, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetTitle() *string { return v.Title }
+
+// GetSubTitle returns UpdateVoucherInput.SubTitle, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetSubTitle() *string { return v.SubTitle }
+
+// GetRules returns UpdateVoucherInput.Rules, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetRules() *string { return v.Rules }
+
+// GetPayValue returns UpdateVoucherInput.PayValue, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetPayValue() *int { return v.PayValue }
+
+// GetActualValue returns UpdateVoucherInput.ActualValue, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetActualValue() *int { return v.ActualValue }
+
+// GetPerUserLimit returns UpdateVoucherInput.PerUserLimit, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetPerUserLimit() *int { return v.PerUserLimit }
+
+// GetSeckill returns UpdateVoucherInput.Seckill, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherInput) GetSeckill() *UpdateSeckillInput { return v.Seckill }
+
 // UpdateVoucherLimitResponse is returned by UpdateVoucherLimit on success.
 type UpdateVoucherLimitResponse struct {
 	// Changes a voucher and its flash sale (see UpdateVoucherInput). Admins only; audited.
@@ -2162,6 +2651,15 @@ type UpdateVoucherLimitResponse struct {
 
 // GetUpdateVoucher returns UpdateVoucherLimitResponse.UpdateVoucher, and is useful for accessing the field via an interface.
 func (v *UpdateVoucherLimitResponse) GetUpdateVoucher() VoucherLimitFields { return v.UpdateVoucher }
+
+// UpdateVoucherResponse is returned by UpdateVoucher on success.
+type UpdateVoucherResponse struct {
+	// Changes a voucher and its flash sale (see UpdateVoucherInput). Admins only; audited.
+	UpdateVoucher VoucherFields `json:"updateVoucher"`
+}
+
+// GetUpdateVoucher returns UpdateVoucherResponse.UpdateVoucher, and is useful for accessing the field via an interface.
+func (v *UpdateVoucherResponse) GetUpdateVoucher() VoucherFields { return v.UpdateVoucher }
 
 // UserBrief includes the GraphQL fields of User requested by the fragment UserBrief.
 type UserBrief struct {
@@ -2190,6 +2688,16 @@ type UserProfileResponse struct {
 
 // GetUser returns UserProfileResponse.User, and is useful for accessing the field via an interface.
 func (v *UserProfileResponse) GetUser() *Profile { return v.User }
+
+// ViewerIsAdminResponse is returned by ViewerIsAdmin on success.
+type ViewerIsAdminResponse struct {
+	// Whether the viewer is an admin (a phone of HMDP_ADMIN_PHONES): the web app shows its operator console
+	// then. False when anonymous. The operator fields check it again on the server.
+	ViewerIsAdmin bool `json:"viewerIsAdmin"`
+}
+
+// GetViewerIsAdmin returns ViewerIsAdminResponse.ViewerIsAdmin, and is useful for accessing the field via an interface.
+func (v *ViewerIsAdminResponse) GetViewerIsAdmin() bool { return v.ViewerIsAdmin }
 
 // VoucherFields includes the GraphQL fields of Voucher requested by the fragment VoucherFields.
 type VoucherFields struct {
@@ -2810,6 +3318,22 @@ type __CreateVoucherWithLimitInput struct {
 // GetInput returns __CreateVoucherWithLimitInput.Input, and is useful for accessing the field via an interface.
 func (v *__CreateVoucherWithLimitInput) GetInput() CreateVoucherInput { return v.Input }
 
+// __DeadLettersInput is used internally by genqlient
+type __DeadLettersInput struct {
+	Sale  string  `json:"sale"`
+	First *int    `json:"first"`
+	After *string `json:"after"`
+}
+
+// GetSale returns __DeadLettersInput.Sale, and is useful for accessing the field via an interface.
+func (v *__DeadLettersInput) GetSale() string { return v.Sale }
+
+// GetFirst returns __DeadLettersInput.First, and is useful for accessing the field via an interface.
+func (v *__DeadLettersInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __DeadLettersInput.After, and is useful for accessing the field via an interface.
+func (v *__DeadLettersInput) GetAfter() *string { return v.After }
+
 // __DeleteBlogInput is used internally by genqlient
 type __DeleteBlogInput struct {
 	Id string `json:"id"`
@@ -2898,6 +3422,14 @@ func (v *__LoginInput) GetCode() *string { return v.Code }
 // GetPassword returns __LoginInput.Password, and is useful for accessing the field via an interface.
 func (v *__LoginInput) GetPassword() *string { return v.Password }
 
+// __MakeUpSignInInput is used internally by genqlient
+type __MakeUpSignInInput struct {
+	Date string `json:"date"`
+}
+
+// GetDate returns __MakeUpSignInInput.Date, and is useful for accessing the field via an interface.
+func (v *__MakeUpSignInInput) GetDate() string { return v.Date }
+
 // __MyOrderQuantitiesInput is used internally by genqlient
 type __MyOrderQuantitiesInput struct {
 	First *int    `json:"first"`
@@ -2921,6 +3453,30 @@ func (v *__MyOrdersInput) GetFirst() *int { return v.First }
 
 // GetAfter returns __MyOrdersInput.After, and is useful for accessing the field via an interface.
 func (v *__MyOrdersInput) GetAfter() *string { return v.After }
+
+// __OperatorAuditInput is used internally by genqlient
+type __OperatorAuditInput struct {
+	ShopId *string `json:"shopId"`
+	First  *int    `json:"first"`
+	After  *string `json:"after"`
+}
+
+// GetShopId returns __OperatorAuditInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__OperatorAuditInput) GetShopId() *string { return v.ShopId }
+
+// GetFirst returns __OperatorAuditInput.First, and is useful for accessing the field via an interface.
+func (v *__OperatorAuditInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __OperatorAuditInput.After, and is useful for accessing the field via an interface.
+func (v *__OperatorAuditInput) GetAfter() *string { return v.After }
+
+// __OperatorVouchersInput is used internally by genqlient
+type __OperatorVouchersInput struct {
+	ShopId string `json:"shopId"`
+}
+
+// GetShopId returns __OperatorVouchersInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__OperatorVouchersInput) GetShopId() string { return v.ShopId }
 
 // __OrderInput is used internally by genqlient
 type __OrderInput struct {
@@ -3010,6 +3566,14 @@ func (v *__ReviewsByShopInput) GetFirst() *int { return v.First }
 // GetAfter returns __ReviewsByShopInput.After, and is useful for accessing the field via an interface.
 func (v *__ReviewsByShopInput) GetAfter() *string { return v.After }
 
+// __SaleNumbersInput is used internally by genqlient
+type __SaleNumbersInput struct {
+	VoucherId string `json:"voucherId"`
+}
+
+// GetVoucherId returns __SaleNumbersInput.VoucherId, and is useful for accessing the field via an interface.
+func (v *__SaleNumbersInput) GetVoucherId() string { return v.VoucherId }
+
 // __SearchShopsInput is used internally by genqlient
 type __SearchShopsInput struct {
 	Name  string  `json:"name"`
@@ -3078,6 +3642,18 @@ func (v *__SetFollowInput) GetUserId() string { return v.UserId }
 // GetFollow returns __SetFollowInput.Follow, and is useful for accessing the field via an interface.
 func (v *__SetFollowInput) GetFollow() bool { return v.Follow }
 
+// __SetVoucherOnSaleInput is used internally by genqlient
+type __SetVoucherOnSaleInput struct {
+	Id     string `json:"id"`
+	OnSale bool   `json:"onSale"`
+}
+
+// GetId returns __SetVoucherOnSaleInput.Id, and is useful for accessing the field via an interface.
+func (v *__SetVoucherOnSaleInput) GetId() string { return v.Id }
+
+// GetOnSale returns __SetVoucherOnSaleInput.OnSale, and is useful for accessing the field via an interface.
+func (v *__SetVoucherOnSaleInput) GetOnSale() bool { return v.OnSale }
+
 // __ShopInput is used internally by genqlient
 type __ShopInput struct {
 	Id string `json:"id"`
@@ -3085,6 +3661,26 @@ type __ShopInput struct {
 
 // GetId returns __ShopInput.Id, and is useful for accessing the field via an interface.
 func (v *__ShopInput) GetId() string { return v.Id }
+
+// __ShopOrdersInput is used internally by genqlient
+type __ShopOrdersInput struct {
+	ShopId string       `json:"shopId"`
+	Status *OrderStatus `json:"status"`
+	First  *int         `json:"first"`
+	After  *string      `json:"after"`
+}
+
+// GetShopId returns __ShopOrdersInput.ShopId, and is useful for accessing the field via an interface.
+func (v *__ShopOrdersInput) GetShopId() string { return v.ShopId }
+
+// GetStatus returns __ShopOrdersInput.Status, and is useful for accessing the field via an interface.
+func (v *__ShopOrdersInput) GetStatus() *OrderStatus { return v.Status }
+
+// GetFirst returns __ShopOrdersInput.First, and is useful for accessing the field via an interface.
+func (v *__ShopOrdersInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __ShopOrdersInput.After, and is useful for accessing the field via an interface.
+func (v *__ShopOrdersInput) GetAfter() *string { return v.After }
 
 // __ShopScoreInput is used internally by genqlient
 type __ShopScoreInput struct {
@@ -3142,6 +3738,14 @@ type __SignInStatusInput struct {
 // GetMonth returns __SignInStatusInput.Month, and is useful for accessing the field via an interface.
 func (v *__SignInStatusInput) GetMonth() *string { return v.Month }
 
+// __SignInStatusWithMakeUpsInput is used internally by genqlient
+type __SignInStatusWithMakeUpsInput struct {
+	Month *string `json:"month"`
+}
+
+// GetMonth returns __SignInStatusWithMakeUpsInput.Month, and is useful for accessing the field via an interface.
+func (v *__SignInStatusWithMakeUpsInput) GetMonth() *string { return v.Month }
+
 // __UpdateProfileInput is used internally by genqlient
 type __UpdateProfileInput struct {
 	Input UpdateProfileInput `json:"input"`
@@ -3161,6 +3765,18 @@ func (v *__UpdateShopInput) GetId() string { return v.Id }
 
 // GetInput returns __UpdateShopInput.Input, and is useful for accessing the field via an interface.
 func (v *__UpdateShopInput) GetInput() UpdateShopInput { return v.Input }
+
+// __UpdateVoucherInput is used internally by genqlient
+type __UpdateVoucherInput struct {
+	Id    string             `json:"id"`
+	Input UpdateVoucherInput `json:"input"`
+}
+
+// GetId returns __UpdateVoucherInput.Id, and is useful for accessing the field via an interface.
+func (v *__UpdateVoucherInput) GetId() string { return v.Id }
+
+// GetInput returns __UpdateVoucherInput.Input, and is useful for accessing the field via an interface.
+func (v *__UpdateVoucherInput) GetInput() UpdateVoucherInput { return v.Input }
 
 // __UpdateVoucherLimitInput is used internally by genqlient
 type __UpdateVoucherLimitInput struct {
@@ -3960,6 +4576,47 @@ func CreateVoucherWithLimit(
 	return data_, err_
 }
 
+// The query executed by DeadLetters.
+const DeadLetters_Operation = `
+query DeadLetters ($sale: ID!, $first: Int, $after: String) {
+	deadLetters(sale: $sale, first: $first, after: $after) {
+		id
+		orderId
+		userId
+		reason
+	}
+}
+`
+
+func DeadLetters(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	sale string,
+	first *int,
+	after *string,
+) (data_ *DeadLettersResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DeadLetters",
+		Query:  DeadLetters_Operation,
+		Variables: &__DeadLettersInput{
+			Sale:  sale,
+			First: first,
+			After: after,
+		},
+	}
+
+	data_ = &DeadLettersResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by DeleteBlog.
 const DeleteBlog_Operation = `
 mutation DeleteBlog ($id: ID!) {
@@ -4333,6 +4990,47 @@ func Logout(
 	return data_, err_
 }
 
+// The mutation executed by MakeUpSignIn.
+const MakeUpSignIn_Operation = `
+mutation MakeUpSignIn ($date: String!) {
+	makeUpSignIn(date: $date) {
+		... SignInMakeUpFields
+	}
+}
+fragment SignInMakeUpFields on SignInStatus {
+	signedToday
+	streak
+	days
+	madeUpDays
+	makeUpsLeft
+}
+`
+
+func MakeUpSignIn(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	date string,
+) (data_ *MakeUpSignInResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "MakeUpSignIn",
+		Query:  MakeUpSignIn_Operation,
+		Variables: &__MakeUpSignInInput{
+			Date: date,
+		},
+	}
+
+	data_ = &MakeUpSignInResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by Me.
 const Me_Operation = `
 query Me {
@@ -4467,6 +5165,102 @@ func MyOrders(
 	}
 
 	data_ = &MyOrdersResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by OperatorAudit.
+const OperatorAudit_Operation = `
+query OperatorAudit ($shopId: ID, $first: Int, $after: String) {
+	operatorAudit(shopId: $shopId, first: $first, after: $after) {
+		edges {
+			node {
+				... OperatorAuditFields
+			}
+		}
+		pageInfo {
+			... PageInfoFields
+		}
+	}
+}
+fragment OperatorAuditFields on OperatorAudit {
+	id
+	actor
+	action
+	at
+	shopId
+	voucherId
+	orderId
+	userId
+	outcome
+	detail
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	endCursor
+}
+`
+
+func OperatorAudit(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId *string,
+	first *int,
+	after *string,
+) (data_ *OperatorAuditResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "OperatorAudit",
+		Query:  OperatorAudit_Operation,
+		Variables: &__OperatorAuditInput{
+			ShopId: shopId,
+			First:  first,
+			After:  after,
+		},
+	}
+
+	data_ = &OperatorAuditResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by OperatorVouchers.
+const OperatorVouchers_Operation = `
+query OperatorVouchers ($shopId: ID!) {
+	operatorVouchers(shopId: $shopId) {
+		id
+		status
+	}
+}
+`
+
+func OperatorVouchers(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+) (data_ *OperatorVouchersResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "OperatorVouchers",
+		Query:  OperatorVouchers_Operation,
+		Variables: &__OperatorVouchersInput{
+			ShopId: shopId,
+		},
+	}
+
+	data_ = &OperatorVouchersResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -4852,6 +5646,58 @@ func ReviewsByShop(
 	return data_, err_
 }
 
+// The query executed by SaleNumbers.
+const SaleNumbers_Operation = `
+query SaleNumbers ($voucherId: ID!) {
+	saleNumbers(voucherId: $voucherId) {
+		... SaleNumbersFields
+	}
+}
+fragment SaleNumbersFields on SaleNumbers {
+	voucherId
+	redisStock
+	mysqlStock
+	admitted
+	pending
+	persisted
+	orders {
+		status
+		count
+	}
+	rejectedTotal
+	rejected {
+		reason
+		count
+	}
+	deadLetters
+}
+`
+
+func SaleNumbers(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	voucherId string,
+) (data_ *SaleNumbersResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SaleNumbers",
+		Query:  SaleNumbers_Operation,
+		Variables: &__SaleNumbersInput{
+			VoucherId: voucherId,
+		},
+	}
+
+	data_ = &SaleNumbersResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by SearchShops.
 const SearchShops_Operation = `
 query SearchShops ($name: String!, $first: Int, $after: String) {
@@ -5107,6 +5953,43 @@ func SetFollow(
 	return data_, err_
 }
 
+// The mutation executed by SetVoucherOnSale.
+const SetVoucherOnSale_Operation = `
+mutation SetVoucherOnSale ($id: ID!, $onSale: Boolean!) {
+	setVoucherOnSale(id: $id, onSale: $onSale) {
+		id
+		status
+	}
+}
+`
+
+func SetVoucherOnSale(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	onSale bool,
+) (data_ *SetVoucherOnSaleResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SetVoucherOnSale",
+		Query:  SetVoucherOnSale_Operation,
+		Variables: &__SetVoucherOnSaleInput{
+			Id:     id,
+			OnSale: onSale,
+		},
+	}
+
+	data_ = &SetVoucherOnSaleResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by Shop.
 const Shop_Operation = `
 query Shop ($id: ID!) {
@@ -5144,6 +6027,63 @@ func Shop(
 	}
 
 	data_ = &ShopResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ShopOrders.
+const ShopOrders_Operation = `
+query ShopOrders ($shopId: ID!, $status: OrderStatus, $first: Int, $after: String) {
+	shopOrders(shopId: $shopId, status: $status, first: $first, after: $after) {
+		edges {
+			node {
+				id
+				status
+				user {
+					id
+				}
+			}
+		}
+		pageInfo {
+			... PageInfoFields
+		}
+	}
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	endCursor
+}
+`
+
+// A shop's orders, newest first, as the operator console lists them (admins
+// only).
+func ShopOrders(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	shopId string,
+	status *OrderStatus,
+	first *int,
+	after *string,
+) (data_ *ShopOrdersResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ShopOrders",
+		Query:  ShopOrders_Operation,
+		Variables: &__ShopOrdersInput{
+			ShopId: shopId,
+			Status: status,
+			First:  first,
+			After:  after,
+		},
+	}
+
+	data_ = &ShopOrdersResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -5435,6 +6375,47 @@ func SignInStatus(
 	return data_, err_
 }
 
+// The query executed by SignInStatusWithMakeUps.
+const SignInStatusWithMakeUps_Operation = `
+query SignInStatusWithMakeUps ($month: String) {
+	signInStatus(month: $month) {
+		... SignInMakeUpFields
+	}
+}
+fragment SignInMakeUpFields on SignInStatus {
+	signedToday
+	streak
+	days
+	madeUpDays
+	makeUpsLeft
+}
+`
+
+func SignInStatusWithMakeUps(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	month *string,
+) (data_ *SignInStatusWithMakeUpsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SignInStatusWithMakeUps",
+		Query:  SignInStatusWithMakeUps_Operation,
+		Variables: &__SignInStatusWithMakeUpsInput{
+			Month: month,
+		},
+	}
+
+	data_ = &SignInStatusWithMakeUpsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by UpdateProfile.
 const UpdateProfile_Operation = `
 mutation UpdateProfile ($input: UpdateProfileInput!) {
@@ -5521,6 +6502,60 @@ func UpdateShop(
 	}
 
 	data_ = &UpdateShopResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by UpdateVoucher.
+const UpdateVoucher_Operation = `
+mutation UpdateVoucher ($id: ID!, $input: UpdateVoucherInput!) {
+	updateVoucher(id: $id, input: $input) {
+		... VoucherFields
+	}
+}
+fragment VoucherFields on Voucher {
+	id
+	shop {
+		id
+	}
+	title
+	subTitle
+	rules
+	payValue
+	actualValue
+	type
+	status
+	seckill {
+		stock
+		beginTime
+		endTime
+	}
+}
+`
+
+func UpdateVoucher(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	input UpdateVoucherInput,
+) (data_ *UpdateVoucherResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "UpdateVoucher",
+		Query:  UpdateVoucher_Operation,
+		Variables: &__UpdateVoucherInput{
+			Id:    id,
+			Input: input,
+		},
+	}
+
+	data_ = &UpdateVoucherResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -5650,6 +6685,34 @@ func UserProfile(
 	}
 
 	data_ = &UserProfileResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ViewerIsAdmin.
+const ViewerIsAdmin_Operation = `
+query ViewerIsAdmin {
+	viewerIsAdmin
+}
+`
+
+func ViewerIsAdmin(
+	ctx_ context.Context,
+	client_ graphql.Client,
+) (data_ *ViewerIsAdminResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ViewerIsAdmin",
+		Query:  ViewerIsAdmin_Operation,
+	}
+
+	data_ = &ViewerIsAdminResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
