@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test'
-import { devices } from '@playwright/test'
-import { test, expect, login, adminLogin, gql, payOnProvider, audit, watch, baseURL } from './fixtures'
+import { test, expect, login, adminLogin, gql, payOnProvider, audit, operatorPage } from './fixtures'
 
 /** A real PNG drawn by the browser, so the uploaded shop photo displays. */
 async function png(page: Page): Promise<Buffer> {
@@ -25,11 +24,7 @@ async function png(page: Page): Promise<Buffer> {
 test('an admin creates a shop with a photo and a flash sale; a buyer buys and pays; the admin sees the numbers move and redeems the code; a non-admin is refused', async ({ page, browser }, info) => {
   test.setTimeout(150_000) // two users, five console pages each with axe: 40 s alone, over 60 s beside another worker
   const adminToken = await adminLogin()
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  const guard = await watch(context)
-  const op = await context.newPage()
-  await op.goto('/app/login')
-  await op.evaluate((tk) => localStorage.setItem('hmdp.token', tk), adminToken)
+  const { context, guard, page: op } = await operatorPage(browser, adminToken)
 
   // The Me page links an admin to the console.
   await op.goto('/app/me')

@@ -155,16 +155,29 @@ export async function watch(context: BrowserContext) {
   }
 }
 
+/** phonePage opens a second phone-size browser (a context of its own, watched by a guard) and its page. */
+export async function phonePage(browser: Browser, setup?: (c: BrowserContext) => Promise<void>) {
+  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
+  const guard = await watch(context)
+  await setup?.(context)
+  return { context, guard, page: await context.newPage() }
+}
+
+/** operatorPage opens a phone-size browser logged in with the admin's token (no second code sent). */
+export async function operatorPage(browser: Browser, adminToken: string) {
+  const p = await phonePage(browser)
+  await p.page.goto('/app/login')
+  await p.page.evaluate((tk) => localStorage.setItem('hmdp.token', tk), adminToken)
+  return p
+}
+
 /**
- * newUser opens a phone-size browser context of its own (setup runs on it
+ * newUser opens a phone-size browser of its own (setup runs on its context
  * first, e.g. to route its websocket), logs a new user in, and returns the
  * page, its console/network guard, and the user's name and id (from Me).
  */
 export async function newUser(browser: Browser, setup?: (c: BrowserContext) => Promise<void>) {
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  const guard = await watch(context)
-  await setup?.(context)
-  const page = await context.newPage()
+  const { context, guard, page } = await phonePage(browser, setup)
   await login(page)
   const name = (await page.getByRole('heading', { level: 2 }).first().textContent())!.trim()
   const href = await page.getByRole('link', { name: /followers/ }).getAttribute('href')

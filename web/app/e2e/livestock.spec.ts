@@ -1,5 +1,5 @@
-import { devices, type Locator } from '@playwright/test'
-import { test, expect, login, baseURL, watch, shot, adminLogin, createFlashSale } from './fixtures'
+import type { Locator } from '@playwright/test'
+import { test, expect, login, shot, adminLogin, createFlashSale, phonePage } from './fixtures'
 
 test('the shop page follows each flash sale live: B sees A take the last unit (Sold out) and give it back (Buy), and a sale open', async ({ page, browser }) => {
   const admin = await adminLogin()
@@ -9,9 +9,7 @@ test('the shop page follows each flash sale live: B sees A take the last unit (S
   await createFlashSale(admin, '10', 'Opens soon', 3, soonOpens - Date.now())
 
   // B: not logged in (saleUpdates is for anyone), the shop page open.
-  const ctxB = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  const guardB = await watch(ctxB)
-  const b = await ctxB.newPage()
+  const { context: ctxB, guard: guardB, page: b } = await phonePage(browser)
   await b.goto('/app/shops/10')
   // Gone should the page load again.
   await b.evaluate(() => ((window as unknown as { __same: boolean }).__same = true))

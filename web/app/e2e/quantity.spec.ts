@@ -1,5 +1,4 @@
-import { devices } from '@playwright/test'
-import { test, expect, login, gql, adminLogin, payOnProvider, watch, baseURL } from './fixtures'
+import { test, expect, login, gql, adminLogin, payOnProvider, operatorPage } from './fixtures'
 
 // A normal voucher with a per-user limit, set in the operator console, bought
 // 3 at a time from the shop page: the stepper stops at the limit, the total
@@ -18,11 +17,7 @@ test('a voucher with a per-user limit is bought 3 at a time: stepper, total, × 
   const shopId = made.data!.createShop.id
 
   // The console's voucher form sets the limit.
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: baseURL(), locale: 'en-US' })
-  await watch(context)
-  const op = await context.newPage()
-  await op.goto('/app/login')
-  await op.evaluate((tk) => localStorage.setItem('hmdp.token', tk), admin)
+  const { context, page: op } = await operatorPage(browser, admin)
   await op.goto(`/app/operator?v=shop&id=${shopId}`)
   const title = `Bulk pass ${Date.now() % 100000}`
   await op.getByRole('button', { name: 'New voucher' }).click()
