@@ -205,14 +205,21 @@ func TestUnpaidOrderCancelledAtDeadline(t *testing.T) {
 // of MySQL cancels the overdue order.
 func TestSweepCancelsOverdueOrdersTheQueueLost(t *testing.T) {
 	testenv.ForEachBackend(t, func(t *testing.T, b testenv.Backends) {
-		e := newLifecycle(t, b, 1, func(_ int, c *Config) { c.PayTimeout = time.Second })
+		var at atomic.Int64 // the service's clock
+		at.Store(time.Now().UnixMilli())
+		e := newLifecycle(t, b, 1, func(_ int, c *Config) {
+			c.PayTimeout = time.Second
+			c.Now = func() time.Time { return time.UnixMilli(at.Load()) }
+		})
 		ctx := context.Background()
 		v := e.sale(t, 3)
 		id := e.unpaid(t, v, 1)[1]
 		if err := b.Redis.Client.Del(ctx, DeadlineKey(b.Redis.Prefix)).Err(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(2500 * time.Millisecond) // past the deadline and create_time + 1 s
+		// Past the deadline and create_time + PayTimeout (MySQL keeps whole
+		// seconds), on the service's clock rather than by waiting.
+		at.Store(e.svcs[0].Deadline(id).Add(1500 * time.Millisecond).UnixMilli())
 		if n, err := e.svcs[0].ExpireDue(ctx); err != nil || n != 0 {
 			t.Fatalf("queue cancelled %d (%v)", n, err)
 		}
