@@ -6,14 +6,11 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
-const (
-	deleteImageMutation   = `mutation($p: String!) { deleteImage(path: $p) }`
-	blogWithImageMutation = `mutation($in: CreateBlogInput!) { createBlog(input: $in) { id images } }`
-	iconMutation          = `mutation($in: UpdateProfileInput!) { updateProfile(input: $in) { id } }`
-)
+const deleteImageMutation = `mutation($p: String!) { deleteImage(path: $p) }`
 
 // Each upload records its uploader: only they may show it (blog images,
 // profile icon) or delete it; someone else's image is refused with the
@@ -21,35 +18,31 @@ const (
 func TestImagesBelongToTheirUploader(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
 		alice, bob := ts.login("13800000011"), ts.login("13800000012")
+		asAlice, asBob := ts.gql(alice), ts.gql(bob)
 		img := ts.uploadPath(alice)
-		blogIn := map[string]any{"in": map[string]any{"title": "t", "content": "c", "images": []string{img}}}
+		blogIn := gqlclient.CreateBlogInput{Title: "t", Content: "c", Images: []string{img}}
+		iconIn := gqlclient.UpdateProfileInput{Icon: &img}
 
-		e := ts.fails(bob, blogWithImageMutation, blogIn, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "input.images.0" {
-			t.Fatalf("field %v", e.Extensions["field"])
-		}
-		e = ts.fails(bob, iconMutation, map[string]any{"in": map[string]any{"icon": img}}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "input.icon" {
-			t.Fatalf("field %v", e.Extensions["field"])
-		}
-		ts.ok(alice, blogWithImageMutation, blogIn, nil)
-		ts.ok(alice, iconMutation, map[string]any{"in": map[string]any{"icon": img}}, nil)
+		wantField(t, errOf(gqlclient.CreateBlog(ctx, asBob, blogIn)), "input.images.0")
+		wantField(t, errOf(gqlclient.UpdateProfile(ctx, asBob, iconIn)), "input.icon")
+		must(gqlclient.CreateBlog(ctx, asAlice, blogIn))(t)
+		must(gqlclient.UpdateProfile(ctx, asAlice, iconIn))(t)
 
-		ts.fails(bob, deleteImageMutation, map[string]any{"p": img}, "NOT_FOUND")
-		ts.fails(alice, deleteImageMutation, map[string]any{"p": "/images/00000000000000000000000000000000.png"}, "NOT_FOUND")
-		ts.fails("", deleteImageMutation, map[string]any{"p": img}, "UNAUTHENTICATED")
+		wantCode(t, errOf(gqlclient.DeleteImage(ctx, asBob, img)), "NOT_FOUND")
+		wantCode(t, errOf(gqlclient.DeleteImage(ctx, asAlice, "/images/00000000000000000000000000000000.png")), "NOT_FOUND")
+		wantCode(t, errOf(gqlclient.DeleteImage(ctx, ts.gql(""), img)), "UNAUTHENTICATED")
 		if got := ts.imageStatus(img); got != http.StatusOK {
 			t.Fatalf("image served with %d before its deletion", got)
 		}
-		var out struct{ DeleteImage bool }
-		ts.ok(alice, deleteImageMutation, map[string]any{"p": img}, &out)
-		if !out.DeleteImage || ts.imageStatus(img) != http.StatusNotFound {
-			t.Fatalf("deleted %v, served with %d", out.DeleteImage, ts.imageStatus(img))
+		deleted := must(gqlclient.DeleteImage(ctx, asAlice, img))(t).DeleteImage
+		if !deleted || ts.imageStatus(img) != http.StatusNotFound {
+			t.Fatalf("deleted %v, served with %d", deleted, ts.imageStatus(img))
 		}
-		ts.fails(alice, deleteImageMutation, map[string]any{"p": img}, "NOT_FOUND")
-		ts.fails(alice, blogWithImageMutation, blogIn, "BAD_USER_INPUT")
+		wantCode(t, errOf(gqlclient.DeleteImage(ctx, asAlice, img)), "NOT_FOUND")
+		wantCode(t, errOf(gqlclient.CreateBlog(ctx, asAlice, blogIn)), "BAD_USER_INPUT")
 	})
 }
 
@@ -59,20 +52,21 @@ func TestImagesBelongToTheirUploader(t *testing.T) {
 func TestUnusedImagesAreRemoved(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		// Long enough that the uploads below are attached before the sweep
 		// may take them on a loaded machine (at 2 s, under -race, it did).
 		ts := startServer(t, backend, func(c *config.Config) { c.ImageSweepAge = 8 * time.Second })
 		alice := ts.login("13800000013")
+		asAlice := ts.gql(alice)
 		only, shared, icon1, icon2, spare := ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice), ts.uploadPath(alice)
-		var first struct{ CreateBlog struct{ ID string } }
-		ts.ok(alice, blogWithImageMutation, map[string]any{"in": map[string]any{"title": "t", "content": "c", "images": []string{only, shared}}}, &first)
-		ts.ok(alice, blogWithImageMutation, map[string]any{"in": map[string]any{"title": "t", "content": "c", "images": []string{shared}}}, nil)
-		ts.ok(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon1}}, nil)
-		ts.ok(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon2}}, nil)
+		first := must(gqlclient.CreateBlog(ctx, asAlice, gqlclient.CreateBlogInput{Title: "t", Content: "c", Images: []string{only, shared}}))(t).CreateBlog
+		must(gqlclient.CreateBlog(ctx, asAlice, gqlclient.CreateBlogInput{Title: "t", Content: "c", Images: []string{shared}}))(t)
+		must(gqlclient.UpdateProfile(ctx, asAlice, gqlclient.UpdateProfileInput{Icon: &icon1}))(t)
+		must(gqlclient.UpdateProfile(ctx, asAlice, gqlclient.UpdateProfileInput{Icon: &icon2}))(t)
 		if got := ts.imageStatus(icon1); got != http.StatusNotFound {
 			t.Fatalf("a replaced icon is served with %d", got)
 		}
-		ts.ok(alice, `mutation($id: ID!) { deleteBlog(id: $id) }`, map[string]any{"id": first.CreateBlog.ID}, nil)
+		must(gqlclient.DeleteBlog(ctx, asAlice, first.Id))(t)
 		if got := ts.imageStatus(only); got != http.StatusNotFound {
 			t.Fatalf("a deleted blog's image is served with %d", got)
 		}
@@ -85,10 +79,7 @@ func TestUnusedImagesAreRemoved(t *testing.T) {
 			}
 		}
 		// The removed images can no longer be shown.
-		e := ts.fails(alice, iconMutation, map[string]any{"in": map[string]any{"icon": icon1}}, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "input.icon" {
-			t.Fatalf("field %v", e.Extensions["field"])
-		}
+		wantField(t, errOf(gqlclient.UpdateProfile(ctx, asAlice, gqlclient.UpdateProfileInput{Icon: &icon1})), "input.icon")
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
 const setPassword = `mutation($in: UpdateProfileInput!) { updateProfile(input: $in) { id } }`
@@ -50,16 +51,22 @@ func (ts *testServer) isLoggedIn(token string) bool {
 func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		a, b := twoInstances(t, backend)
 		const phone = "13500000041"
 		mine := a.login(phone)
 		a.setFirstPassword(mine, phone, "first horse")
+		asMine, anonA, anonB := a.gql(mine), a.gql(""), b.gql("")
+		update := func(in gqlclient.UpdateProfileInput) error {
+			return errOf(gqlclient.UpdateProfile(ctx, asMine, in))
+		}
+		loginB := func(pw string) (*gqlclient.LoginResponse, error) {
+			return gqlclient.Login(ctx, anonB, phone, nil, &pw)
+		}
 
 		// A second session, by password on the other instance, with a
 		// socket on each instance; and a bystander of another user.
-		var login struct{ Login struct{ Token string } }
-		b.ok("", passwordLogin, map[string]any{"p": phone, "pw": "first horse"}, &login)
-		other := login.Login.Token
+		other := must(loginB("first horse"))(t).Login.Token
 		bystander := a.login("13500000042")
 		var sockets []*wsClient
 		for _, s := range []*testServer{a, b} {
@@ -74,17 +81,17 @@ func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 
 		// Without the current password, or with a wrong one: refused,
 		// nothing changes.
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse"}}), "input.currentPassword")
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": "wrong horse"}}), "input.currentPassword")
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "code": "12345x"}}), "input.code")
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "code": "123456"}}), "input.code")
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"nickName": "x", "currentPassword": "first horse"}}), "input.currentPassword")
+		wantField(t, update(gqlclient.UpdateProfileInput{Password: new("second horse")}), "input.currentPassword")
+		wantField(t, update(gqlclient.UpdateProfileInput{Password: new("second horse"), CurrentPassword: new("wrong horse")}), "input.currentPassword")
+		wantField(t, update(gqlclient.UpdateProfileInput{Password: new("second horse"), Code: new("12345x")}), "input.code")
+		wantField(t, update(gqlclient.UpdateProfileInput{Password: new("second horse"), Code: new("123456")}), "input.code")
+		wantField(t, update(gqlclient.UpdateProfileInput{NickName: new("x"), CurrentPassword: new("first horse")}), "input.currentPassword")
 		if !a.isLoggedIn(other) || !b.isLoggedIn(other) {
 			t.Fatal("a refused change ended the other session")
 		}
 
 		// With it: changed; the other session ends everywhere, at once.
-		a.ok(mine, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": "first horse"}}, nil)
+		must(gqlclient.UpdateProfile(ctx, asMine, gqlclient.UpdateProfileInput{Password: new("second horse"), CurrentPassword: new("first horse")}))(t)
 		// The change is done: the sockets close (within milliseconds when the
 		// machine is idle; the bound leaves room for a loaded CI machine).
 		start := time.Now()
@@ -103,19 +110,18 @@ func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 				t.Fatal("another user's session was logged out")
 			}
 		}
-		wantInputError(t, b.do("", passwordLogin, map[string]any{"p": phone, "pw": "first horse"}), "password")
-		b.ok("", passwordLogin, map[string]any{"p": phone, "pw": "second horse"}, &login)
-		third := login.Login.Token
+		wantField(t, errOf(loginB("first horse")), "password")
+		third := must(loginB("second horse"))(t).Login.Token
 
 		// A login code works instead of the current password, once.
-		a.ok("", sendCodeMutation, map[string]any{"p": phone}, nil)
+		must(gqlclient.SendCode(ctx, anonA, phone))(t)
 		code := a.sms.code(phone)
-		a.ok(mine, setPassword, map[string]any{"in": map[string]any{"password": "third horse", "code": code}}, nil)
-		wantInputError(t, a.do(mine, setPassword, map[string]any{"in": map[string]any{"password": "fourth horse", "code": code}}), "input.code")
+		must(gqlclient.UpdateProfile(ctx, asMine, gqlclient.UpdateProfileInput{Password: new("third horse"), Code: &code}))(t)
+		wantField(t, update(gqlclient.UpdateProfileInput{Password: new("fourth horse"), Code: &code}), "input.code")
 		if b.isLoggedIn(third) {
 			t.Fatal("the session made after the first change survived the second")
 		}
-		b.ok("", passwordLogin, map[string]any{"p": phone, "pw": "third horse"}, nil)
+		must(loginB("third horse"))(t)
 	})
 }
 
@@ -124,22 +130,27 @@ func TestPasswordChangeNeedsCurrentPasswordAndEndsOtherSessions(t *testing.T) {
 func TestPasswordChangeWrongCurrentPasswordsAreLimited(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend)
 		const phone = "13500000043"
 		tok := ts.login(phone)
 		ts.setFirstPassword(tok, phone, "first horse")
+		c := ts.gql(tok)
+		update := func(password, current string) error {
+			return errOf(gqlclient.UpdateProfile(ctx, c, gqlclient.UpdateProfileInput{Password: &password, CurrentPassword: &current}))
+		}
 		for i := range 5 {
-			wantInputError(t, ts.do(tok, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": fmt.Sprint("wrong ", i)}}), "input.currentPassword")
+			wantField(t, update("second horse", fmt.Sprint("wrong ", i)), "input.currentPassword")
 		}
-		if r := ts.do(tok, setPassword, map[string]any{"in": map[string]any{"password": "second horse", "currentPassword": "first horse"}}); r.code() != "RATE_LIMITED" {
-			t.Fatalf("sixth attempt: %+v", r.Errors)
+		if err := update("second horse", "first horse"); kindOf(err).Code != "RATE_LIMITED" {
+			t.Fatalf("sixth attempt: %v", err)
 		}
-		if r := ts.do("", passwordLogin, map[string]any{"p": phone, "pw": "first horse"}); r.code() != "RATE_LIMITED" {
-			t.Fatalf("login after the budget was spent: %+v", r.Errors)
+		if _, err := gqlclient.Login(ctx, ts.gql(""), phone, nil, new("first horse")); kindOf(err).Code != "RATE_LIMITED" {
+			t.Fatalf("login after the budget was spent: %v", err)
 		}
 		// A too short new password is refused before the current one is
 		// looked at, so it costs nothing.
-		wantInputError(t, ts.do(tok, setPassword, map[string]any{"in": map[string]any{"password": "short", "currentPassword": "wrong"}}), "input.password")
+		wantField(t, update("short", "wrong"), "input.password")
 	})
 }
 
@@ -149,7 +160,7 @@ func TestUserSessionListIsPruned(t *testing.T) {
 	ts := startServer(t, "embedded", func(c *config.Config) { c.RateLimits = false })
 	const phone = "13500000044"
 	first := ts.login(phone)
-	ts.ok(first, `mutation { logout }`, nil, nil)
+	must(gqlclient.Logout(t.Context(), ts.gql(first)))(t)
 	second := ts.login(phone)
 	key := ts.app.cfg.RedisPrefix + "login:user:" + ts.userID(second) + ":sessions"
 	if n := ts.redis().SCard(t.Context(), key).Val(); n != 1 {

@@ -858,6 +858,48 @@ type DeleteCommentResponse struct {
 // GetDeleteComment returns DeleteCommentResponse.DeleteComment, and is useful for accessing the field via an interface.
 func (v *DeleteCommentResponse) GetDeleteComment() bool { return v.DeleteComment }
 
+// DeleteImageResponse is returned by DeleteImage on success.
+type DeleteImageResponse struct {
+	// Deletes an image the viewer uploaded (uploadImage's path); true when it was deleted. Someone else's
+	// image, or an unknown path, is NOT_FOUND. Blogs and profiles that still show it then show a missing image.
+	DeleteImage bool `json:"deleteImage"`
+}
+
+// GetDeleteImage returns DeleteImageResponse.DeleteImage, and is useful for accessing the field via an interface.
+func (v *DeleteImageResponse) GetDeleteImage() bool { return v.DeleteImage }
+
+// DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult includes the requested fields of the GraphQL type DeadLetterActionResult.
+// The GraphQL type's documentation follows.
+//
+// What an operator action on a dead letter did; the action is recorded in hmdp_operator_audit.
+type DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult struct {
+	// persisted, queued, rejected, ended, discarded or already_handled (docs/API.md, Operator commands).
+	Outcome string `json:"outcome"`
+	// The new order a replay persisted or queued ("0" otherwise).
+	NewOrderId string `json:"newOrderId"`
+}
+
+// GetOutcome returns DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult.Outcome, and is useful for accessing the field via an interface.
+func (v *DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult) GetOutcome() string {
+	return v.Outcome
+}
+
+// GetNewOrderId returns DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult.NewOrderId, and is useful for accessing the field via an interface.
+func (v *DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult) GetNewOrderId() string {
+	return v.NewOrderId
+}
+
+// DiscardDeadLetterResponse is returned by DiscardDeadLetter on success.
+type DiscardDeadLetterResponse struct {
+	// Ends dead letter `id` of flash sale `sale` for good (the buyer is told on orderUpdates). Admins only; audited.
+	DiscardDeadLetter DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult `json:"discardDeadLetter"`
+}
+
+// GetDiscardDeadLetter returns DiscardDeadLetterResponse.DiscardDeadLetter, and is useful for accessing the field via an interface.
+func (v *DiscardDeadLetterResponse) GetDiscardDeadLetter() DiscardDeadLetterDiscardDeadLetterDeadLetterActionResult {
+	return v.DiscardDeadLetter
+}
+
 // FeedResponse is returned by Feed on success.
 type FeedResponse struct {
 	// Blogs of the users the viewer follows, newest first; new posts never shift later pages.
@@ -1697,6 +1739,91 @@ type RefundOrderResponse struct {
 // GetRefundOrder returns RefundOrderResponse.RefundOrder, and is useful for accessing the field via an interface.
 func (v *RefundOrderResponse) GetRefundOrder() OrderLifecycleFields { return v.RefundOrder }
 
+// ReplayDeadLetterReplayDeadLetterDeadLetterActionResult includes the requested fields of the GraphQL type DeadLetterActionResult.
+// The GraphQL type's documentation follows.
+//
+// What an operator action on a dead letter did; the action is recorded in hmdp_operator_audit.
+type ReplayDeadLetterReplayDeadLetterDeadLetterActionResult struct {
+	// persisted, queued, rejected, ended, discarded or already_handled (docs/API.md, Operator commands).
+	Outcome string `json:"outcome"`
+	// Why, when the outcome needs a reason.
+	Detail string `json:"detail"`
+	// The new order a replay persisted or queued ("0" otherwise).
+	NewOrderId string `json:"newOrderId"`
+	// The action's hmdp_operator_audit row.
+	AuditId    int                                                              `json:"auditId"`
+	DeadLetter ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter `json:"deadLetter"`
+}
+
+// GetOutcome returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResult.Outcome, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResult) GetOutcome() string {
+	return v.Outcome
+}
+
+// GetDetail returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResult.Detail, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResult) GetDetail() string { return v.Detail }
+
+// GetNewOrderId returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResult.NewOrderId, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResult) GetNewOrderId() string {
+	return v.NewOrderId
+}
+
+// GetAuditId returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResult.AuditId, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResult) GetAuditId() int { return v.AuditId }
+
+// GetDeadLetter returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResult.DeadLetter, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResult) GetDeadLetter() ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter {
+	return v.DeadLetter
+}
+
+// ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter includes the requested fields of the GraphQL type DeadLetter.
+// The GraphQL type's documentation follows.
+//
+// A dead-lettered flash-sale order: accepted by the sale, refused by MySQL, already ended for its
+// buyer (REJECTED). Operators list them with `hmdp deadletters list` (docs/API.md, Operator commands).
+type ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter struct {
+	// The dead letter's id in the sale's dead-letter stream.
+	Id string `json:"id"`
+	// The rejected order and its buyer ("0" for a malformed entry).
+	OrderId string `json:"orderId"`
+	UserId  string `json:"userId"`
+	// Why MySQL refused it (the consumers' rejection reason).
+	Reason string `json:"reason"`
+}
+
+// GetId returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter.Id, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter) GetId() string {
+	return v.Id
+}
+
+// GetOrderId returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter.OrderId, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter) GetOrderId() string {
+	return v.OrderId
+}
+
+// GetUserId returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter.UserId, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter) GetUserId() string {
+	return v.UserId
+}
+
+// GetReason returns ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter.Reason, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterReplayDeadLetterDeadLetterActionResultDeadLetter) GetReason() string {
+	return v.Reason
+}
+
+// ReplayDeadLetterResponse is returned by ReplayDeadLetter on success.
+type ReplayDeadLetterResponse struct {
+	// Replays dead letter `id` of flash sale `sale`: persists the order now, as a new order of the same buyer,
+	// if the buyer holds no other order for the sale and a unit is left; otherwise ends it (the buyer is told
+	// on orderUpdates). Replaying twice persists once (already_handled). Admins (HMDP_ADMIN_PHONES) only; audited.
+	ReplayDeadLetter ReplayDeadLetterReplayDeadLetterDeadLetterActionResult `json:"replayDeadLetter"`
+}
+
+// GetReplayDeadLetter returns ReplayDeadLetterResponse.ReplayDeadLetter, and is useful for accessing the field via an interface.
+func (v *ReplayDeadLetterResponse) GetReplayDeadLetter() ReplayDeadLetterReplayDeadLetterDeadLetterActionResult {
+	return v.ReplayDeadLetter
+}
+
 // How reviewsByShop sorts a shop's reviews.
 type ReviewOrder string
 
@@ -1974,6 +2101,32 @@ func (v *SeckillInput) GetBeginTime() time.Time { return v.BeginTime }
 // GetEndTime returns SeckillInput.EndTime, and is useful for accessing the field via an interface.
 func (v *SeckillInput) GetEndTime() time.Time { return v.EndTime }
 
+// SeckillTokenResponse is returned by SeckillToken on success.
+type SeckillTokenResponse struct {
+	// A single-use token for seckillVoucher, handed out only while the sale is open
+	// (SALE_NOT_STARTED, SALE_ENDED or OUT_OF_STOCK otherwise); a new one replaces the last. Rate limited.
+	SeckillToken SeckillTokenSeckillToken `json:"seckillToken"`
+}
+
+// GetSeckillToken returns SeckillTokenResponse.SeckillToken, and is useful for accessing the field via an interface.
+func (v *SeckillTokenResponse) GetSeckillToken() SeckillTokenSeckillToken { return v.SeckillToken }
+
+// SeckillTokenSeckillToken includes the requested fields of the GraphQL type SeckillToken.
+// The GraphQL type's documentation follows.
+//
+// A single-use pass for one seckillVoucher attempt by its user on its voucher (anti-bot).
+type SeckillTokenSeckillToken struct {
+	Token string `json:"token"`
+	// after this the token is refused (HMDP_SECKILL_TOKEN_TTL after it was handed out)
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// GetToken returns SeckillTokenSeckillToken.Token, and is useful for accessing the field via an interface.
+func (v *SeckillTokenSeckillToken) GetToken() string { return v.Token }
+
+// GetExpiresAt returns SeckillTokenSeckillToken.ExpiresAt, and is useful for accessing the field via an interface.
+func (v *SeckillTokenSeckillToken) GetExpiresAt() time.Time { return v.ExpiresAt }
+
 // SeckillVoucherResponse is returned by SeckillVoucher on success.
 type SeckillVoucherResponse struct {
 	// One unit of a flash-sale voucher, at most one per user; the order is PENDING until persisted.
@@ -1998,6 +2151,31 @@ func (v *SeckillVoucherSeckillVoucherSeckillResult) GetOrderId() string { return
 
 // GetStatus returns SeckillVoucherSeckillVoucherSeckillResult.Status, and is useful for accessing the field via an interface.
 func (v *SeckillVoucherSeckillVoucherSeckillResult) GetStatus() OrderStatus { return v.Status }
+
+// SeckillVoucherWithTokenResponse is returned by SeckillVoucherWithToken on success.
+type SeckillVoucherWithTokenResponse struct {
+	// One unit of a flash-sale voucher, at most one per user; the order is PENDING until persisted.
+	// token: from seckillToken, required when the server runs with HMDP_SECKILL_TOKEN=on and checked
+	// whenever given; each token works for one attempt.
+	SeckillVoucher SeckillVoucherWithTokenSeckillVoucherSeckillResult `json:"seckillVoucher"`
+}
+
+// GetSeckillVoucher returns SeckillVoucherWithTokenResponse.SeckillVoucher, and is useful for accessing the field via an interface.
+func (v *SeckillVoucherWithTokenResponse) GetSeckillVoucher() SeckillVoucherWithTokenSeckillVoucherSeckillResult {
+	return v.SeckillVoucher
+}
+
+// SeckillVoucherWithTokenSeckillVoucherSeckillResult includes the requested fields of the GraphQL type SeckillResult.
+type SeckillVoucherWithTokenSeckillVoucherSeckillResult struct {
+	OrderId string      `json:"orderId"`
+	Status  OrderStatus `json:"status"`
+}
+
+// GetOrderId returns SeckillVoucherWithTokenSeckillVoucherSeckillResult.OrderId, and is useful for accessing the field via an interface.
+func (v *SeckillVoucherWithTokenSeckillVoucherSeckillResult) GetOrderId() string { return v.OrderId }
+
+// GetStatus returns SeckillVoucherWithTokenSeckillVoucherSeckillResult.Status, and is useful for accessing the field via an interface.
+func (v *SeckillVoucherWithTokenSeckillVoucherSeckillResult) GetStatus() OrderStatus { return v.Status }
 
 // SendCodeResponse is returned by SendCode on success.
 type SendCodeResponse struct {
@@ -3350,6 +3528,26 @@ type __DeleteCommentInput struct {
 // GetId returns __DeleteCommentInput.Id, and is useful for accessing the field via an interface.
 func (v *__DeleteCommentInput) GetId() string { return v.Id }
 
+// __DeleteImageInput is used internally by genqlient
+type __DeleteImageInput struct {
+	Path string `json:"path"`
+}
+
+// GetPath returns __DeleteImageInput.Path, and is useful for accessing the field via an interface.
+func (v *__DeleteImageInput) GetPath() string { return v.Path }
+
+// __DiscardDeadLetterInput is used internally by genqlient
+type __DiscardDeadLetterInput struct {
+	Sale string `json:"sale"`
+	Id   string `json:"id"`
+}
+
+// GetSale returns __DiscardDeadLetterInput.Sale, and is useful for accessing the field via an interface.
+func (v *__DiscardDeadLetterInput) GetSale() string { return v.Sale }
+
+// GetId returns __DiscardDeadLetterInput.Id, and is useful for accessing the field via an interface.
+func (v *__DiscardDeadLetterInput) GetId() string { return v.Id }
+
 // __FeedInput is used internally by genqlient
 type __FeedInput struct {
 	First *int    `json:"first"`
@@ -3546,6 +3744,18 @@ type __RefundOrderInput struct {
 // GetOrderId returns __RefundOrderInput.OrderId, and is useful for accessing the field via an interface.
 func (v *__RefundOrderInput) GetOrderId() string { return v.OrderId }
 
+// __ReplayDeadLetterInput is used internally by genqlient
+type __ReplayDeadLetterInput struct {
+	Sale string `json:"sale"`
+	Id   string `json:"id"`
+}
+
+// GetSale returns __ReplayDeadLetterInput.Sale, and is useful for accessing the field via an interface.
+func (v *__ReplayDeadLetterInput) GetSale() string { return v.Sale }
+
+// GetId returns __ReplayDeadLetterInput.Id, and is useful for accessing the field via an interface.
+func (v *__ReplayDeadLetterInput) GetId() string { return v.Id }
+
 // __ReviewsByShopInput is used internally by genqlient
 type __ReviewsByShopInput struct {
 	ShopId  string      `json:"shopId"`
@@ -3590,6 +3800,14 @@ func (v *__SearchShopsInput) GetFirst() *int { return v.First }
 // GetAfter returns __SearchShopsInput.After, and is useful for accessing the field via an interface.
 func (v *__SearchShopsInput) GetAfter() *string { return v.After }
 
+// __SeckillTokenInput is used internally by genqlient
+type __SeckillTokenInput struct {
+	VoucherId string `json:"voucherId"`
+}
+
+// GetVoucherId returns __SeckillTokenInput.VoucherId, and is useful for accessing the field via an interface.
+func (v *__SeckillTokenInput) GetVoucherId() string { return v.VoucherId }
+
 // __SeckillVoucherInput is used internally by genqlient
 type __SeckillVoucherInput struct {
 	VoucherId string `json:"voucherId"`
@@ -3597,6 +3815,18 @@ type __SeckillVoucherInput struct {
 
 // GetVoucherId returns __SeckillVoucherInput.VoucherId, and is useful for accessing the field via an interface.
 func (v *__SeckillVoucherInput) GetVoucherId() string { return v.VoucherId }
+
+// __SeckillVoucherWithTokenInput is used internally by genqlient
+type __SeckillVoucherWithTokenInput struct {
+	VoucherId string  `json:"voucherId"`
+	Token     *string `json:"token"`
+}
+
+// GetVoucherId returns __SeckillVoucherWithTokenInput.VoucherId, and is useful for accessing the field via an interface.
+func (v *__SeckillVoucherWithTokenInput) GetVoucherId() string { return v.VoucherId }
+
+// GetToken returns __SeckillVoucherWithTokenInput.Token, and is useful for accessing the field via an interface.
+func (v *__SeckillVoucherWithTokenInput) GetToken() *string { return v.Token }
 
 // __SendCodeInput is used internally by genqlient
 type __SendCodeInput struct {
@@ -4681,6 +4911,76 @@ func DeleteComment(
 	return data_, err_
 }
 
+// The mutation executed by DeleteImage.
+const DeleteImage_Operation = `
+mutation DeleteImage ($path: String!) {
+	deleteImage(path: $path)
+}
+`
+
+// Deletes one of the viewer's uploads (a blog image or a profile icon).
+func DeleteImage(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	path string,
+) (data_ *DeleteImageResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DeleteImage",
+		Query:  DeleteImage_Operation,
+		Variables: &__DeleteImageInput{
+			Path: path,
+		},
+	}
+
+	data_ = &DeleteImageResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by DiscardDeadLetter.
+const DiscardDeadLetter_Operation = `
+mutation DiscardDeadLetter ($sale: ID!, $id: String!) {
+	discardDeadLetter(sale: $sale, id: $id) {
+		outcome
+		newOrderId
+	}
+}
+`
+
+func DiscardDeadLetter(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	sale string,
+	id string,
+) (data_ *DiscardDeadLetterResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DiscardDeadLetter",
+		Query:  DiscardDeadLetter_Operation,
+		Variables: &__DiscardDeadLetterInput{
+			Sale: sale,
+			Id:   id,
+		},
+	}
+
+	data_ = &DiscardDeadLetterResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by Feed.
 const Feed_Operation = `
 query Feed ($first: Int, $after: String) {
@@ -5586,6 +5886,51 @@ func RefundOrder(
 	return data_, err_
 }
 
+// The mutation executed by ReplayDeadLetter.
+const ReplayDeadLetter_Operation = `
+mutation ReplayDeadLetter ($sale: ID!, $id: String!) {
+	replayDeadLetter(sale: $sale, id: $id) {
+		outcome
+		detail
+		newOrderId
+		auditId
+		deadLetter {
+			id
+			orderId
+			userId
+			reason
+		}
+	}
+}
+`
+
+func ReplayDeadLetter(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	sale string,
+	id string,
+) (data_ *ReplayDeadLetterResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ReplayDeadLetter",
+		Query:  ReplayDeadLetter_Operation,
+		Variables: &__ReplayDeadLetterInput{
+			Sale: sale,
+			Id:   id,
+		},
+	}
+
+	data_ = &ReplayDeadLetterResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by ReviewsByShop.
 const ReviewsByShop_Operation = `
 query ReviewsByShop ($shopId: ID!, $orderBy: ReviewOrder!, $first: Int, $after: String) {
@@ -5753,6 +6098,43 @@ func SearchShops(
 	return data_, err_
 }
 
+// The mutation executed by SeckillToken.
+const SeckillToken_Operation = `
+mutation SeckillToken ($voucherId: ID!) {
+	seckillToken(voucherId: $voucherId) {
+		token
+		expiresAt
+	}
+}
+`
+
+// With HMDP_SECKILL_TOKEN=on: a single-use token for one attempt, and the
+// attempt with it (token null or omitted: none sent).
+func SeckillToken(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	voucherId string,
+) (data_ *SeckillTokenResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SeckillToken",
+		Query:  SeckillToken_Operation,
+		Variables: &__SeckillTokenInput{
+			VoucherId: voucherId,
+		},
+	}
+
+	data_ = &SeckillTokenResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by SeckillVoucher.
 const SeckillVoucher_Operation = `
 mutation SeckillVoucher ($voucherId: ID!) {
@@ -5777,6 +6159,43 @@ func SeckillVoucher(
 	}
 
 	data_ = &SeckillVoucherResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by SeckillVoucherWithToken.
+const SeckillVoucherWithToken_Operation = `
+mutation SeckillVoucherWithToken ($voucherId: ID!, $token: String) {
+	seckillVoucher(voucherId: $voucherId, token: $token) {
+		orderId
+		status
+	}
+}
+`
+
+func SeckillVoucherWithToken(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	voucherId string,
+	token *string,
+) (data_ *SeckillVoucherWithTokenResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SeckillVoucherWithToken",
+		Query:  SeckillVoucherWithToken_Operation,
+		Variables: &__SeckillVoucherWithTokenInput{
+			VoucherId: voucherId,
+			Token:     token,
+		},
+	}
+
+	data_ = &SeckillVoucherWithTokenResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
