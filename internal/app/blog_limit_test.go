@@ -5,10 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Khan/genqlient/graphql"
+
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/ratelimit"
 )
 
+// createBlogMutation is the raw createBlog of adversarial_redis_test.go.
 const createBlogMutation = `mutation($t: String!) { createBlog(input: {title: $t, content: "c"}) { id } }`
 
 // createBlog allows each user HMDP_BLOG_RATE_LIMIT, then RATE_LIMITED with
@@ -17,20 +21,25 @@ const createBlogMutation = `mutation($t: String!) { createBlog(input: {title: $t
 func TestCreateBlogRateLimit(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := t.Context()
 		ts := startServer(t, backend, func(c *config.Config) { c.BlogRateLimit = ratelimit.Limit{Events: 3, Per: time.Hour} })
-		a, b := ts.login("13800000001"), ts.login("13800000002")
-		ts.fails(a, createBlogMutation, map[string]any{"t": " "}, "BAD_USER_INPUT")
+		a, b := ts.gql(ts.login("13800000001")), ts.gql(ts.login("13800000002"))
+		create := func(c graphql.Client, title string) (*gqlclient.CreateBlogResponse, error) {
+			return gqlclient.CreateBlog(ctx, c, gqlclient.CreateBlogInput{Title: title, Content: "c"})
+		}
+		wantCode(t, errOf(create(a, " ")), "BAD_USER_INPUT")
 		for i := range 3 {
-			ts.ok(a, createBlogMutation, map[string]any{"t": fmt.Sprint("t", i)}, nil)
+			must(create(a, fmt.Sprint("t", i)))(t)
 		}
-		e := ts.fails(a, createBlogMutation, map[string]any{"t": "t3"}, "RATE_LIMITED")
+		err := errOf(create(a, "t3"))
+		wantCode(t, err, "RATE_LIMITED")
 		// One every 20 minutes after the burst.
-		if ms, _ := e.Extensions["retryAfterMs"].(float64); ms < 19*60*1000 || ms > 20*60*1000 {
-			t.Fatalf("retryAfterMs: %+v", e)
+		if ms, _ := gqlErrors(err)[0].Extensions["retryAfterMs"].(float64); ms < 19*60*1000 || ms > 20*60*1000 {
+			t.Fatalf("retryAfterMs: %+v", gqlErrors(err)[0])
 		}
-		ts.ok(b, createBlogMutation, map[string]any{"t": "b"}, nil)
+		must(create(b, "b"))(t)
 		ts.advance(20 * time.Minute)
-		ts.ok(a, createBlogMutation, map[string]any{"t": "t4"}, nil)
-		ts.fails(a, createBlogMutation, map[string]any{"t": "t5"}, "RATE_LIMITED")
+		must(create(a, "t4"))(t)
+		wantCode(t, errOf(create(a, "t5")), "RATE_LIMITED")
 	})
 }

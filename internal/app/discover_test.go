@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hmdp/hmdp/internal/config"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
 // A page of shops sorted and filtered, with each shop's best voucher, costs
@@ -16,48 +17,33 @@ func TestDiscoverPageWithVoucherTags(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend string) {
 		var sqlCount atomic.Int64
 		ts := startCountedWith(t, backend, &sqlCount, func(*config.Config) {})
+		ctx, anon := t.Context(), ts.gql("")
 		viewer := ts.login("13800000001")
-		var me struct{ Me struct{ ID string } }
-		ts.ok(viewer, meQuery, nil, &me)
+		me := must(gqlclient.Me(ctx, ts.gql(viewer)))(t).Me
+		if me == nil {
+			t.Fatal("me is null for a logged-in viewer")
+		}
 		var viewerID int64
-		_, _ = fmt.Sscan(me.Me.ID, &viewerID)
+		_, _ = fmt.Sscan(me.Id, &viewerID)
 		seedQueryCost(t, ts, viewerID) // shops of type 1 with a normal voucher and a flash sale each
-		const q = `query($n: Int, $sort: ShopSort, $filter: ShopFilter) {
-			shops(typeId: "1", first: $n, sort: $sort, filter: $filter) {
-				edges { node { id avgPrice bestVoucher { voucherId label payValue actualValue flashSale } } }
-			}
-		}`
-		type tag struct {
-			VoucherID, Label      string
-			PayValue, ActualValue int
-			FlashSale             bool
-		}
-		type page struct {
-			Shops struct {
-				Edges []struct {
-					Node struct {
-						ID          string
-						AvgPrice    int
-						BestVoucher *tag
-					}
-				}
-			}
-		}
+		type tag = gqlclient.DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag
 		cost := map[int]int64{}
 		for _, n := range []int{5, 40} {
-			vars := map[string]any{"n": n, "sort": "PRICE_ASC", "filter": map[string]any{"maxPrice": 100000}}
-			ts.ok("", q, vars, nil) // warm
+			page := func() (*gqlclient.DiscoverShopsResponse, error) {
+				return gqlclient.DiscoverShops(ctx, anon, "1", nil, &n, ptrTo(gqlclient.ShopSortPriceAsc),
+					&gqlclient.ShopFilter{MaxPrice: ptrTo(100000)})
+			}
+			must(page())(t) // warm
 			s0 := sqlCount.Load()
-			var out page
-			ts.ok("", q, vars, &out)
+			out := must(page())(t).Shops
 			cost[n] = sqlCount.Load() - s0
-			if len(out.Shops.Edges) != n {
-				t.Fatalf("%d shops, want %d", len(out.Shops.Edges), n)
+			if len(out.Edges) != n {
+				t.Fatalf("%d shops, want %d", len(out.Edges), n)
 			}
 			tagged := 0
-			for i, e := range out.Shops.Edges {
-				if i > 0 && e.Node.AvgPrice < out.Shops.Edges[i-1].Node.AvgPrice {
-					t.Fatalf("not cheapest first: %+v", out.Shops.Edges)
+			for i, e := range out.Edges {
+				if i > 0 && e.Node.AvgPrice < out.Edges[i-1].Node.AvgPrice {
+					t.Fatalf("not cheapest first: %+v", out.Edges)
 				}
 				if e.Node.BestVoucher != nil {
 					tagged++
@@ -71,30 +57,27 @@ func TestDiscoverPageWithVoucherTags(t *testing.T) {
 		if cost[5] != cost[40] {
 			t.Fatalf("statements: %d for a page of 5, %d for 40", cost[5], cost[40])
 		}
-		var one page
-		ts.ok("", q, map[string]any{"n": 1}, &one)
+		one := must(gqlclient.DiscoverShops(ctx, anon, "1", nil, ptrTo(1), nil, nil))(t).Shops
+		if len(one.Edges) == 0 {
+			t.Fatal("no shop of type 1")
+		}
 		want := tag{Label: "80代100", PayValue: 8000, ActualValue: 10000, FlashSale: true}
-		got := one.Shops.Edges[0].Node
-		if got.ID != "1" || got.BestVoucher == nil || got.BestVoucher.VoucherID == "" {
+		got := one.Edges[0].Node
+		if got.Id != "1" || got.BestVoucher == nil || got.BestVoucher.VoucherId == "" {
 			t.Fatalf("shop 1: %+v", got)
 		}
-		got.BestVoucher.VoucherID = ""
+		got.BestVoucher.VoucherId = ""
 		if *got.BestVoucher != want {
 			t.Fatalf("shop 1's tag %+v, want %+v", *got.BestVoucher, want)
 		}
 		// Bad arguments name their field through the API too.
-		e := ts.fails("", `{ shops(typeId: "1", sort: DISTANCE) { edges { node { id } } } }`, nil, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "near" {
-			t.Fatalf("sort DISTANCE without near: %+v", e)
-		}
-		e = ts.fails("", `{ searchShops(name: "a b c d e f") { edges { node { id } } } }`, nil, "BAD_USER_INPUT")
-		if e.Extensions["field"] != "name" {
-			t.Fatalf("six words: %+v", e)
-		}
-		var areas struct{ ShopAreas []string }
-		ts.ok("", `{ shopAreas(typeId: "1") }`, nil, &areas)
-		if len(areas.ShopAreas) < 3 {
-			t.Fatalf("areas of type 1: %v", areas.ShopAreas)
+		_, err := gqlclient.DiscoverShops(ctx, anon, "1", nil, nil, ptrTo(gqlclient.ShopSortDistance), nil)
+		wantField(t, err, "near") // sort DISTANCE without near
+		_, err = gqlclient.SearchShops(ctx, anon, "a b c d e f", nil, nil)
+		wantField(t, err, "name") // six words
+		areas := must(gqlclient.ShopAreas(ctx, anon, "1"))(t).ShopAreas
+		if len(areas) < 3 {
+			t.Fatalf("areas of type 1: %v", areas)
 		}
 	})
 }

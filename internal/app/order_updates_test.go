@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
 const orderUpdatesSubscription = `subscription { orderUpdates { id status voucher { id } user { id } } }`
@@ -37,8 +39,10 @@ func TestOrderUpdatesAcrossInstances(t *testing.T) {
 		a := startSaleServer(t, backend, cfg, fastSeckill)
 		b := startSaleServer(t, backend, cfg, fastSeckill)
 		buyer, other := a.login("13800000071"), a.login("13800000072")
-		var me struct{ Me struct{ ID string } }
-		a.ok(buyer, meQuery, nil, &me)
+		me := must(gqlclient.Me(t.Context(), a.gql(buyer)))(t).Me
+		if me == nil {
+			t.Fatal("me is null for a logged-in buyer")
+		}
 
 		onB, err := dialWS(t, b.URL, "graphql-transport-ws", map[string]any{"authorization": "Bearer " + buyer}, nil)
 		if err != nil {
@@ -71,8 +75,8 @@ func TestOrderUpdatesAcrossInstances(t *testing.T) {
 			seen := map[string]int{}
 			for len(seen) < 2 {
 				e := sub.c.nextOrderEvent(sub.id)
-				if e.ID != orderID || e.User.ID != me.Me.ID || e.Voucher.ID == "" {
-					t.Fatalf("%s: event %+v, want order %s of user %s", sub.id, e, orderID, me.Me.ID)
+				if e.ID != orderID || e.User.ID != me.Id || e.Voucher.ID == "" {
+					t.Fatalf("%s: event %+v, want order %s of user %s", sub.id, e, orderID, me.Id)
 				}
 				seen[e.Status]++
 				if seen[e.Status] > 1 || (e.Status != "PENDING" && e.Status != "UNPAID") {
@@ -80,7 +84,7 @@ func TestOrderUpdatesAcrossInstances(t *testing.T) {
 				}
 			}
 		}
-		a.ok(buyer, payMutation, map[string]any{"id": orderID, "p": "WECHAT"}, nil)
+		must(gqlclient.PayOrder(t.Context(), a.gql(buyer), orderID, gqlclient.PayTypeWechat))(t)
 		for _, sub := range []struct {
 			c  *wsClient
 			id string

@@ -12,10 +12,31 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/payment"
 	"github.com/hmdp/hmdp/internal/payment/sandbox"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
+
+// Documents of the test's raw requests, which go to server processes' own
+// URLs (first.url, second.url) that ts.gql's client (of ts, in process)
+// cannot reach; payView is what they answer.
+const (
+	payWithURL = `mutation($id: ID!, $p: PayType!) { payOrder(orderId: $id, payType: $p) {
+  id status payment { attempt status amount payUrl } } }`
+	orderPayment = `query($id: ID!) { order(id: $id) { status payment { status amount refundAmount providerTxnId } } }`
+)
+
+type payView struct {
+	Status  string
+	Payment *struct {
+		Attempt              int
+		Status               string
+		Amount, RefundAmount int64
+		PayURL               *string `json:"payUrl"`
+		ProviderTxnID        *string `json:"providerTxnId"`
+	}
+}
 
 // The instance is killed (kill -9) after it committed a payment notify and
 // before its answer reached the provider: the provider, with no answer,
@@ -53,10 +74,11 @@ func TestNotifyAnsweredAfterAKillBetweenCommitAndAnswer(t *testing.T) {
 		"HMDP_PAY_PUBLIC_KEY="+base64.StdEncoding.EncodeToString(pub))
 	first := startProcess(t, bin, env)
 
-	var created createdVoucher
-	ts.ok(ts.admin(), createVoucherMutation, map[string]any{"in": map[string]any{
-		"shopId": "1", "title": "plain", "payValue": 100, "actualValue": 200}}, &created)
+	created := must(gqlclient.CreateVoucher(t.Context(), ts.gql(ts.admin()), gqlclient.CreateVoucherInput{
+		ShopId: "1", Title: "plain", PayValue: 100, ActualValue: 200}))(t).CreateVoucher
 	tok := ts.users(1)[0]
+	// Raw: these requests go to a server process (first.url, second.url, by
+	// postGraphQL), which ts.gql's client (of ts.URL, in process) cannot reach.
 	gql := func(url, query string, vars map[string]any, out any) {
 		t.Helper()
 		body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
@@ -69,7 +91,7 @@ func TestNotifyAnsweredAfterAKillBetweenCommitAndAnswer(t *testing.T) {
 		}
 	}
 	var bought struct{ BuyVoucher struct{ ID string } }
-	gql(first.url, `mutation($v: ID!) { buyVoucher(voucherId: $v) { id } }`, map[string]any{"v": created.CreateVoucher.ID}, &bought)
+	gql(first.url, `mutation($v: ID!) { buyVoucher(voucherId: $v) { id } }`, map[string]any{"v": created.Id}, &bought)
 	id := bought.BuyVoucher.ID
 	var paying struct{ PayOrder payView }
 	gql(first.url, payWithURL, map[string]any{"id": id, "p": "ALIPAY"}, &paying)

@@ -10,29 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/order"
 	"github.com/hmdp/hmdp/internal/payment"
 	"github.com/hmdp/hmdp/internal/payment/sandbox"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
-
-const payWithURL = `mutation($id: ID!, $p: PayType!) { payOrder(orderId: $id, payType: $p) {
-  id status payment { attempt status amount payUrl } } }`
-
-const orderPayment = `query($id: ID!) { order(id: $id) { status payment { status amount refundAmount providerTxnId } } }`
-
-const refundWithPayment = `mutation($id: ID!) { refundOrder(orderId: $id) { status payment { status } } }`
-
-type payView struct {
-	Status  string
-	Payment *struct {
-		Attempt              int
-		Status               string
-		Amount, RefundAmount int64
-		PayURL               *string `json:"payUrl"`
-		ProviderTxnID        *string `json:"providerTxnId"`
-	}
-}
 
 // The whole payment through GraphQL and the server's notify endpoint, with
 // the sandbox provider delivering every notify three times: payOrder answers
@@ -61,39 +44,43 @@ func TestPayThroughTheSandboxProvider(t *testing.T) {
 		id := ts.seckill(tok, v)
 		ts.waitStatus(tok, id, "UNPAID")
 
-		var first, second struct{ PayOrder payView }
-		ts.ok(tok, payWithURL, map[string]any{"id": id, "p": "ALIPAY"}, &first)
-		ts.ok(tok, payWithURL, map[string]any{"id": id, "p": "ALIPAY"}, &second)
-		p := first.PayOrder.Payment
-		if first.PayOrder.Status != "UNPAID" || p == nil || p.Status != "PAYING" || p.Amount != 100 || p.PayURL == nil ||
-			second.PayOrder.Payment.PayURL == nil || *second.PayOrder.Payment.PayURL != *p.PayURL {
-			t.Fatalf("payOrder: %+v then %+v", first.PayOrder, second.PayOrder)
+		ctx, c := t.Context(), ts.gql(tok)
+		pay := func() gqlclient.PayOrderPaymentPayOrderVoucherOrder {
+			return must(gqlclient.PayOrderPayment(ctx, c, id, gqlclient.PayTypeAlipay))(t).PayOrder
 		}
-		trade := (*p.PayURL)[strings.LastIndex(*p.PayURL, "/")+1:]
+		first, second := pay(), pay()
+		p := first.Payment
+		if first.Status != "UNPAID" || p == nil || p.Status != "PAYING" || p.Amount != 100 || p.PayUrl == nil ||
+			second.Payment == nil || second.Payment.PayUrl == nil || *second.Payment.PayUrl != *p.PayUrl {
+			t.Fatalf("payOrder: %+v then %+v", first, second)
+		}
+		trade := (*p.PayUrl)[strings.LastIndex(*p.PayUrl, "/")+1:]
 		if err := sb.Pay(trade, nil); err != nil {
 			t.Fatal(err)
 		}
-		var got struct{ Order payView }
-		testenv.Eventually(t, 10*time.Second, "order paid", func() bool {
-			ts.ok(tok, orderPayment, map[string]any{"id": id}, &got)
-			return got.Order.Status == "PAID"
-		})
-		if got.Order.Payment.Status != "PAID" || got.Order.Payment.ProviderTxnID == nil {
-			t.Fatalf("paid order: %+v", got.Order.Payment)
+		var got *gqlclient.OrderPaymentOrderVoucherOrder
+		read := func() {
+			got = must(gqlclient.OrderPayment(ctx, c, id))(t).Order
 		}
-		var refund struct{ RefundOrder payView }
-		ts.ok(tok, refundWithPayment, map[string]any{"id": id}, &refund)
-		if refund.RefundOrder.Status != "REFUNDING" && refund.RefundOrder.Status != "REFUNDED" {
-			t.Fatalf("refundOrder: %+v", refund.RefundOrder)
+		testenv.Eventually(t, 10*time.Second, "order paid", func() bool {
+			read()
+			return got != nil && got.Status == "PAID"
+		})
+		if got.Payment == nil || got.Payment.Status != "PAID" || got.Payment.ProviderTxnId == nil {
+			t.Fatalf("paid order: %+v", got.Payment)
+		}
+		refund := must(gqlclient.RefundOrderPayment(ctx, c, id))(t).RefundOrder
+		if refund.Status != "REFUNDING" && refund.Status != "REFUNDED" {
+			t.Fatalf("refundOrder: %+v", refund)
 		}
 		testenv.Eventually(t, 10*time.Second, "order refunded", func() bool {
-			ts.ok(tok, orderPayment, map[string]any{"id": id}, &got)
-			return got.Order.Status == "REFUNDED"
+			read()
+			return got != nil && got.Status == "REFUNDED"
 		})
 		testenv.Eventually(t, 10*time.Second, "sandbox quiet", sb.Quiet)
 		l := sb.Ledger()
-		if got.Order.Payment.Status != "REFUNDED" || got.Order.Payment.RefundAmount != 100 || l.Charged != 100 || l.Refunded != 100 {
-			t.Fatalf("refunded order: %+v; sandbox charged %d, refunded %d", got.Order.Payment, l.Charged, l.Refunded)
+		if got.Payment == nil || got.Payment.Status != "REFUNDED" || got.Payment.RefundAmount != 100 || l.Charged != 100 || l.Refunded != 100 {
+			t.Fatalf("refunded order: %+v; sandbox charged %d, refunded %d", got.Payment, l.Charged, l.Refunded)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hmdp/hmdp/ent"
 	entuserinfo "github.com/hmdp/hmdp/ent/userinfo"
+	"github.com/hmdp/hmdp/internal/gqlclient"
 )
 
 // updateProfile is all or nothing, and says which: a call that fails has
@@ -42,32 +43,34 @@ func TestUpdateProfileFailsOnlyWhenNothingChanged(t *testing.T) {
 		if code == wrong {
 			wrong = "111111"
 		}
-		wantInputError(t, ts.do(token, setPassword, map[string]any{"in": map[string]any{
-			"nickName": "renamed", "city": "杭州", "password": "second horse", "code": wrong,
-		}}), "input.code")
+		c := ts.gql(token)
+		_, err = gqlclient.UpdateProfile(ctx, c, gqlclient.UpdateProfileInput{
+			NickName: ptrTo("renamed"), City: ptrTo("杭州"), Password: ptrTo("second horse"), Code: &wrong,
+		})
+		wantField(t, err, "input.code")
 		if u, info := stored(); u.NickName != before.NickName || u.Password != before.Password || info {
 			t.Fatalf("a refused change wrote: nickname %q, password changed %v, info row %v",
 				u.NickName, u.Password != before.Password, info)
 		}
 
 		// The session's key is gone; this instance still holds its copy.
-		ts.ok(token, meQuery, nil, nil)
+		must(gqlclient.Me(ctx, c))(t)
 		sum := sha256.Sum256([]byte(token))
 		if err := ts.redis().Del(ctx, ts.app.cfg.RedisPrefix+"login:session:"+hex.EncodeToString(sum[:])).Err(); err != nil {
 			t.Fatal(err)
 		}
-		r := ts.do(token, setPassword, map[string]any{"in": map[string]any{
-			"nickName": "renamed", "password": "second horse", "currentPassword": "first horse",
-		}})
+		_, err = gqlclient.UpdateProfile(ctx, c, gqlclient.UpdateProfileInput{
+			NickName: ptrTo("renamed"), Password: ptrTo("second horse"), CurrentPassword: ptrTo("first horse"),
+		})
 		u, _ := stored()
 		changed := u.NickName != before.NickName || u.Password != before.Password
-		if len(r.Errors) > 0 {
-			t.Fatalf("updateProfile failed (%s: %s); the profile changed all the same: %v",
-				r.code(), r.Errors[0].Message, changed)
+		if err != nil {
+			t.Fatalf("updateProfile failed (%s: %v); the profile changed all the same: %v",
+				kindOf(err).Code, err, changed)
 		}
 		if u.NickName != "renamed" || u.Password == before.Password {
 			t.Fatalf("updateProfile succeeded but stored nickname %q, password changed %v", u.NickName, u.Password != before.Password)
 		}
-		ts.ok("", passwordLogin, map[string]any{"p": phone, "pw": "second horse"}, nil)
+		must(gqlclient.Login(ctx, ts.gql(""), phone, nil, ptrTo("second horse")))(t)
 	})
 }

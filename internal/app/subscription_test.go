@@ -295,7 +295,7 @@ func TestSlowSubscriberIsClosedWithReason(t *testing.T) {
 		if events >= len(msgs) {
 			t.Fatalf("all %d events delivered: nothing was dropped", events)
 		}
-		ts.ok(tok, meQuery, nil, nil) // the instance is fine
+		must(gqlclient.Me(t.Context(), ts.gql(tok)))(t) // the instance is fine
 	})
 }
 

@@ -900,6 +900,100 @@ func (v *DiscardDeadLetterResponse) GetDiscardDeadLetter() DiscardDeadLetterDisc
 	return v.DiscardDeadLetter
 }
 
+// DiscoverShopsResponse is returned by DiscoverShops on success.
+type DiscoverShopsResponse struct {
+	// Shops of a type in id order; with near, nearest first within near.radiusMeters,
+	// with distance. sort picks another order (near only with DISTANCE), filter
+	// narrows them to an area and a price range. first: default 10, at most 50.
+	Shops DiscoverShopsShopsShopConnection `json:"shops"`
+}
+
+// GetShops returns DiscoverShopsResponse.Shops, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsResponse) GetShops() DiscoverShopsShopsShopConnection { return v.Shops }
+
+// DiscoverShopsShopsShopConnection includes the requested fields of the GraphQL type ShopConnection.
+type DiscoverShopsShopsShopConnection struct {
+	Edges []DiscoverShopsShopsShopConnectionEdgesShopEdge `json:"edges"`
+}
+
+// GetEdges returns DiscoverShopsShopsShopConnection.Edges, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnection) GetEdges() []DiscoverShopsShopsShopConnectionEdgesShopEdge {
+	return v.Edges
+}
+
+// DiscoverShopsShopsShopConnectionEdgesShopEdge includes the requested fields of the GraphQL type ShopEdge.
+type DiscoverShopsShopsShopConnectionEdgesShopEdge struct {
+	Node DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop `json:"node"`
+}
+
+// GetNode returns DiscoverShopsShopsShopConnectionEdgesShopEdge.Node, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdge) GetNode() DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop {
+	return v.Node
+}
+
+// DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop includes the requested fields of the GraphQL type Shop.
+type DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop struct {
+	Id string `json:"id"`
+	// average spend per person in whole yuan, as the original tb_shop.avg_price stores it (not cents)
+	AvgPrice int `json:"avgPrice"`
+	// The shop's best voucher on sale (the largest share off its face value; a
+	// flash sale counts only until it ends), as the card's 券 tag; null when it
+	// has none. Batched per response with Shop.vouchers.
+	BestVoucher *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag `json:"bestVoucher"`
+}
+
+// GetId returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop.Id, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop) GetId() string { return v.Id }
+
+// GetAvgPrice returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop.AvgPrice, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop) GetAvgPrice() int { return v.AvgPrice }
+
+// GetBestVoucher returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop.BestVoucher, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShop) GetBestVoucher() *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag {
+	return v.BestVoucher
+}
+
+// DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag includes the requested fields of the GraphQL type VoucherTag.
+// The GraphQL type's documentation follows.
+//
+// A voucher as a shop card's tag: "50代100" (pay 50 yuan, worth 100), 秒杀 for a flash sale.
+type DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag struct {
+	VoucherId string `json:"voucherId"`
+	// payValue代actualValue in yuan, e.g. "47.5代50".
+	Label string `json:"label"`
+	// What the buyer pays, in fen (cents), as Voucher.payValue.
+	PayValue int `json:"payValue"`
+	// What the voucher is worth, in fen (cents), as Voucher.actualValue.
+	ActualValue int `json:"actualValue"`
+	// A flash sale (秒杀) not yet ended.
+	FlashSale bool `json:"flashSale"`
+}
+
+// GetVoucherId returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag.VoucherId, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag) GetVoucherId() string {
+	return v.VoucherId
+}
+
+// GetLabel returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag.Label, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag) GetLabel() string {
+	return v.Label
+}
+
+// GetPayValue returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag.PayValue, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag) GetPayValue() int {
+	return v.PayValue
+}
+
+// GetActualValue returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag.ActualValue, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag) GetActualValue() int {
+	return v.ActualValue
+}
+
+// GetFlashSale returns DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag.FlashSale, and is useful for accessing the field via an interface.
+func (v *DiscoverShopsShopsShopConnectionEdgesShopEdgeNodeShopBestVoucherVoucherTag) GetFlashSale() bool {
+	return v.FlashSale
+}
+
 // FeedResponse is returned by Feed on success.
 type FeedResponse struct {
 	// Blogs of the users the viewer follows, newest first; new posts never shift later pages.
@@ -1518,6 +1612,56 @@ type OrderLifecycleResponse struct {
 // GetOrder returns OrderLifecycleResponse.Order, and is useful for accessing the field via an interface.
 func (v *OrderLifecycleResponse) GetOrder() *OrderLifecycleOrderVoucherOrder { return v.Order }
 
+// OrderPaymentOrderVoucherOrder includes the requested fields of the GraphQL type VoucherOrder.
+type OrderPaymentOrderVoucherOrder struct {
+	Status OrderStatus `json:"status"`
+	// The order's latest payment attempt with the payment provider; null before payOrder.
+	Payment *OrderPaymentOrderVoucherOrderPayment `json:"payment"`
+}
+
+// GetStatus returns OrderPaymentOrderVoucherOrder.Status, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrder) GetStatus() OrderStatus { return v.Status }
+
+// GetPayment returns OrderPaymentOrderVoucherOrder.Payment, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrder) GetPayment() *OrderPaymentOrderVoucherOrderPayment {
+	return v.Payment
+}
+
+// OrderPaymentOrderVoucherOrderPayment includes the requested fields of the GraphQL type OrderPayment.
+// The GraphQL type's documentation follows.
+//
+// One payment attempt of an order with the payment provider (a row of hmdp_pay_attempt).
+type OrderPaymentOrderVoucherOrderPayment struct {
+	Status PaymentStatus `json:"status"`
+	// fen: the order's price when the attempt was opened (the voucher's payValue × the order's quantity)
+	Amount int `json:"amount"`
+	// fen paid back: 0 until REFUNDED
+	RefundAmount int `json:"refundAmount"`
+	// the provider's transaction id, once charged
+	ProviderTxnId *string `json:"providerTxnId"`
+}
+
+// GetStatus returns OrderPaymentOrderVoucherOrderPayment.Status, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrderPayment) GetStatus() PaymentStatus { return v.Status }
+
+// GetAmount returns OrderPaymentOrderVoucherOrderPayment.Amount, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrderPayment) GetAmount() int { return v.Amount }
+
+// GetRefundAmount returns OrderPaymentOrderVoucherOrderPayment.RefundAmount, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrderPayment) GetRefundAmount() int { return v.RefundAmount }
+
+// GetProviderTxnId returns OrderPaymentOrderVoucherOrderPayment.ProviderTxnId, and is useful for accessing the field via an interface.
+func (v *OrderPaymentOrderVoucherOrderPayment) GetProviderTxnId() *string { return v.ProviderTxnId }
+
+// OrderPaymentResponse is returned by OrderPayment on success.
+type OrderPaymentResponse struct {
+	// One of the viewer's orders; PENDING until persisted; null when absent or someone else's.
+	Order *OrderPaymentOrderVoucherOrder `json:"order"`
+}
+
+// GetOrder returns OrderPaymentResponse.Order, and is useful for accessing the field via an interface.
+func (v *OrderPaymentResponse) GetOrder() *OrderPaymentOrderVoucherOrder { return v.Order }
+
 // An order's units and what its latest payment attempt asks for.
 type OrderQuantityFields struct {
 	Id     string      `json:"id"`
@@ -1600,6 +1744,66 @@ func (v *PageInfoFields) GetHasNextPage() bool { return v.HasNextPage }
 // GetEndCursor returns PageInfoFields.EndCursor, and is useful for accessing the field via an interface.
 func (v *PageInfoFields) GetEndCursor() *string { return v.EndCursor }
 
+// PayOrderPaymentPayOrderVoucherOrder includes the requested fields of the GraphQL type VoucherOrder.
+type PayOrderPaymentPayOrderVoucherOrder struct {
+	Id     string      `json:"id"`
+	Status OrderStatus `json:"status"`
+	// The order's latest payment attempt with the payment provider; null before payOrder.
+	Payment *PayOrderPaymentPayOrderVoucherOrderPayment `json:"payment"`
+}
+
+// GetId returns PayOrderPaymentPayOrderVoucherOrder.Id, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrder) GetId() string { return v.Id }
+
+// GetStatus returns PayOrderPaymentPayOrderVoucherOrder.Status, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrder) GetStatus() OrderStatus { return v.Status }
+
+// GetPayment returns PayOrderPaymentPayOrderVoucherOrder.Payment, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrder) GetPayment() *PayOrderPaymentPayOrderVoucherOrderPayment {
+	return v.Payment
+}
+
+// PayOrderPaymentPayOrderVoucherOrderPayment includes the requested fields of the GraphQL type OrderPayment.
+// The GraphQL type's documentation follows.
+//
+// One payment attempt of an order with the payment provider (a row of hmdp_pay_attempt).
+type PayOrderPaymentPayOrderVoucherOrderPayment struct {
+	// 1 for the order's first attempt, then 2, ...: payOrder with another payType, or after CLOSED, opens the next
+	Attempt int           `json:"attempt"`
+	Status  PaymentStatus `json:"status"`
+	// fen: the order's price when the attempt was opened (the voucher's payValue × the order's quantity)
+	Amount int `json:"amount"`
+	// where the buyer pays (the provider's page); null unless PAYING
+	PayUrl *string `json:"payUrl"`
+}
+
+// GetAttempt returns PayOrderPaymentPayOrderVoucherOrderPayment.Attempt, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrderPayment) GetAttempt() int { return v.Attempt }
+
+// GetStatus returns PayOrderPaymentPayOrderVoucherOrderPayment.Status, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrderPayment) GetStatus() PaymentStatus { return v.Status }
+
+// GetAmount returns PayOrderPaymentPayOrderVoucherOrderPayment.Amount, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrderPayment) GetAmount() int { return v.Amount }
+
+// GetPayUrl returns PayOrderPaymentPayOrderVoucherOrderPayment.PayUrl, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentPayOrderVoucherOrderPayment) GetPayUrl() *string { return v.PayUrl }
+
+// PayOrderPaymentResponse is returned by PayOrderPayment on success.
+type PayOrderPaymentResponse struct {
+	// Opens a payment of the order with the payment provider, for the voucher's price (never a figure of
+	// the client's), and returns the order still UNPAID with payment.status PAYING and payment.payUrl: send
+	// the buyer there. The provider's signed notify moves the order to PAID (orderUpdates tells). Idempotent:
+	// calls with the same payType share one attempt (one payUrl, charged at most once); paying a PAID order
+	// returns it unchanged. PAYMENT_FAILED when the provider could not open the payment: call again.
+	PayOrder PayOrderPaymentPayOrderVoucherOrder `json:"payOrder"`
+}
+
+// GetPayOrder returns PayOrderPaymentResponse.PayOrder, and is useful for accessing the field via an interface.
+func (v *PayOrderPaymentResponse) GetPayOrder() PayOrderPaymentPayOrderVoucherOrder {
+	return v.PayOrder
+}
+
 // PayOrderQuantityResponse is returned by PayOrderQuantity on success.
 type PayOrderQuantityResponse struct {
 	// Opens a payment of the order with the payment provider, for the voucher's price (never a figure of
@@ -1638,6 +1842,30 @@ var AllPayType = []PayType{
 	PayTypeBalance,
 	PayTypeAlipay,
 	PayTypeWechat,
+}
+
+// Where a payment attempt stands with the payment provider.
+type PaymentStatus string
+
+const (
+	// opened with the provider (payOrder): the buyer pays at payUrl
+	PaymentStatusPaying PaymentStatus = "PAYING"
+	// the provider charged it (its pay notify); the order is PAID, or, if it no longer was unpaid, the money is being refunded
+	PaymentStatusPaid PaymentStatus = "PAID"
+	// the buyer cancelled it on the provider's page; payOrder opens another
+	PaymentStatusClosed PaymentStatus = "CLOSED"
+	// a refund was asked of the provider (refundOrder, or automatically for money taken for an order that was cancelled)
+	PaymentStatusRefunding PaymentStatus = "REFUNDING"
+	// the provider paid it back (its refund notify)
+	PaymentStatusRefunded PaymentStatus = "REFUNDED"
+)
+
+var AllPaymentStatus = []PaymentStatus{
+	PaymentStatusPaying,
+	PaymentStatusPaid,
+	PaymentStatusClosed,
+	PaymentStatusRefunding,
+	PaymentStatusRefunded,
 }
 
 // Profile includes the GraphQL fields of User requested by the fragment Profile.
@@ -1723,6 +1951,49 @@ type RedeemOrderResponse struct {
 
 // GetRedeemOrder returns RedeemOrderResponse.RedeemOrder, and is useful for accessing the field via an interface.
 func (v *RedeemOrderResponse) GetRedeemOrder() OrderLifecycleFields { return v.RedeemOrder }
+
+// RefundOrderPaymentRefundOrderVoucherOrder includes the requested fields of the GraphQL type VoucherOrder.
+type RefundOrderPaymentRefundOrderVoucherOrder struct {
+	Status OrderStatus `json:"status"`
+	// The order's latest payment attempt with the payment provider; null before payOrder.
+	Payment *RefundOrderPaymentRefundOrderVoucherOrderPayment `json:"payment"`
+}
+
+// GetStatus returns RefundOrderPaymentRefundOrderVoucherOrder.Status, and is useful for accessing the field via an interface.
+func (v *RefundOrderPaymentRefundOrderVoucherOrder) GetStatus() OrderStatus { return v.Status }
+
+// GetPayment returns RefundOrderPaymentRefundOrderVoucherOrder.Payment, and is useful for accessing the field via an interface.
+func (v *RefundOrderPaymentRefundOrderVoucherOrder) GetPayment() *RefundOrderPaymentRefundOrderVoucherOrderPayment {
+	return v.Payment
+}
+
+// RefundOrderPaymentRefundOrderVoucherOrderPayment includes the requested fields of the GraphQL type OrderPayment.
+// The GraphQL type's documentation follows.
+//
+// One payment attempt of an order with the payment provider (a row of hmdp_pay_attempt).
+type RefundOrderPaymentRefundOrderVoucherOrderPayment struct {
+	Status PaymentStatus `json:"status"`
+}
+
+// GetStatus returns RefundOrderPaymentRefundOrderVoucherOrderPayment.Status, and is useful for accessing the field via an interface.
+func (v *RefundOrderPaymentRefundOrderVoucherOrderPayment) GetStatus() PaymentStatus { return v.Status }
+
+// RefundOrderPaymentResponse is returned by RefundOrderPayment on success.
+type RefundOrderPaymentResponse struct {
+	// The buyer's paid order back: PAID → REFUNDING → REFUNDED through the payment provider, idempotent
+	// (a REFUNDED order is returned unchanged, a REFUNDING one is resumed). The provider pays back the amount
+	// it charged for the order (its payment attempt: every unit), once; the order is REFUNDING until the provider's refund
+	// notify (orderUpdates tells REFUNDED). An order without a payment recorded from the provider is refused
+	// with NO_PAYMENT. The unit goes back on sale only while the flash sale is still open, and the buyer keeps their
+	// place: one order per buyer per flash sale, so buying the same sale again is ALREADY_ORDERED.
+	// PAYMENT_FAILED leaves it REFUNDING: call again.
+	RefundOrder RefundOrderPaymentRefundOrderVoucherOrder `json:"refundOrder"`
+}
+
+// GetRefundOrder returns RefundOrderPaymentResponse.RefundOrder, and is useful for accessing the field via an interface.
+func (v *RefundOrderPaymentResponse) GetRefundOrder() RefundOrderPaymentRefundOrderVoucherOrder {
+	return v.RefundOrder
+}
 
 // RefundOrderResponse is returned by RefundOrder on success.
 type RefundOrderResponse struct {
@@ -2259,6 +2530,15 @@ func (v *SetVoucherOnSaleSetVoucherOnSaleVoucher) GetId() string { return v.Id }
 // GetStatus returns SetVoucherOnSaleSetVoucherOnSaleVoucher.Status, and is useful for accessing the field via an interface.
 func (v *SetVoucherOnSaleSetVoucherOnSaleVoucher) GetStatus() VoucherStatus { return v.Status }
 
+// ShopAreasResponse is returned by ShopAreas on success.
+type ShopAreasResponse struct {
+	// The areas (商区) of a type's shops, for shops(filter: {area}); at most 100, in name order.
+	ShopAreas []string `json:"shopAreas"`
+}
+
+// GetShopAreas returns ShopAreasResponse.ShopAreas, and is useful for accessing the field via an interface.
+func (v *ShopAreasResponse) GetShopAreas() []string { return v.ShopAreas }
+
 // ShopFields includes the GraphQL fields of Shop requested by the fragment ShopFields.
 type ShopFields struct {
 	Id     string                 `json:"id"`
@@ -2315,6 +2595,27 @@ func (v *ShopFieldsTypeShopType) GetId() string { return v.Id }
 
 // GetName returns ShopFieldsTypeShopType.Name, and is useful for accessing the field via an interface.
 func (v *ShopFieldsTypeShopType) GetName() string { return v.Name }
+
+// Narrows shops(typeId:). With sort DISTANCE a page looks at no more than 500 shops
+// of the radius: when too few of them match, it ends early (maybe empty) with
+// hasNextPage, and the next page goes on from there.
+type ShopFilter struct {
+	// One area (商区) of the type, exactly as shopAreas lists it.
+	Area *string `json:"area"`
+	// Lowest price per person in whole yuan, included (0..1000000).
+	MinPrice *int `json:"minPrice"`
+	// Highest price per person in whole yuan, included (0..1000000, not below minPrice).
+	MaxPrice *int `json:"maxPrice"`
+}
+
+// GetArea returns ShopFilter.Area, and is useful for accessing the field via an interface.
+func (v *ShopFilter) GetArea() *string { return v.Area }
+
+// GetMinPrice returns ShopFilter.MinPrice, and is useful for accessing the field via an interface.
+func (v *ShopFilter) GetMinPrice() *int { return v.MinPrice }
+
+// GetMaxPrice returns ShopFilter.MaxPrice, and is useful for accessing the field via an interface.
+func (v *ShopFilter) GetMaxPrice() *int { return v.MaxPrice }
 
 // ShopItem includes the GraphQL fields of Shop requested by the fragment ShopItem.
 type ShopItem struct {
@@ -2441,6 +2742,37 @@ type ShopScoreResponse struct {
 
 // GetShop returns ShopScoreResponse.Shop, and is useful for accessing the field via an interface.
 func (v *ShopScoreResponse) GetShop() *ShopScoreFields { return v.Shop }
+
+// How shops(typeId:) orders shops. Every order ends with the shop id (ascending
+// orders ascending, descending ones descending), so ties keep their order across pages.
+type ShopSort string
+
+const (
+	// By id (the default without near).
+	ShopSortId ShopSort = "ID"
+	// Nearest first; needs near (the default with near).
+	ShopSortDistance ShopSort = "DISTANCE"
+	// Best rated (score) first.
+	ShopSortScoreDesc ShopSort = "SCORE_DESC"
+	// Most sold first.
+	ShopSortSoldDesc ShopSort = "SOLD_DESC"
+	// Most reviewed (comments) first.
+	ShopSortCommentsDesc ShopSort = "COMMENTS_DESC"
+	// Cheapest per person (avgPrice) first; shops without a price are left out.
+	ShopSortPriceAsc ShopSort = "PRICE_ASC"
+	// Dearest per person first; shops without a price are left out.
+	ShopSortPriceDesc ShopSort = "PRICE_DESC"
+)
+
+var AllShopSort = []ShopSort{
+	ShopSortId,
+	ShopSortDistance,
+	ShopSortScoreDesc,
+	ShopSortSoldDesc,
+	ShopSortCommentsDesc,
+	ShopSortPriceAsc,
+	ShopSortPriceDesc,
+}
 
 // ShopTypesResponse is returned by ShopTypes on success.
 type ShopTypesResponse struct {
@@ -3548,6 +3880,30 @@ func (v *__DiscardDeadLetterInput) GetSale() string { return v.Sale }
 // GetId returns __DiscardDeadLetterInput.Id, and is useful for accessing the field via an interface.
 func (v *__DiscardDeadLetterInput) GetId() string { return v.Id }
 
+// __DiscoverShopsInput is used internally by genqlient
+type __DiscoverShopsInput struct {
+	TypeId string      `json:"typeId"`
+	Near   *GeoInput   `json:"near"`
+	First  *int        `json:"first"`
+	Sort   *ShopSort   `json:"sort"`
+	Filter *ShopFilter `json:"filter"`
+}
+
+// GetTypeId returns __DiscoverShopsInput.TypeId, and is useful for accessing the field via an interface.
+func (v *__DiscoverShopsInput) GetTypeId() string { return v.TypeId }
+
+// GetNear returns __DiscoverShopsInput.Near, and is useful for accessing the field via an interface.
+func (v *__DiscoverShopsInput) GetNear() *GeoInput { return v.Near }
+
+// GetFirst returns __DiscoverShopsInput.First, and is useful for accessing the field via an interface.
+func (v *__DiscoverShopsInput) GetFirst() *int { return v.First }
+
+// GetSort returns __DiscoverShopsInput.Sort, and is useful for accessing the field via an interface.
+func (v *__DiscoverShopsInput) GetSort() *ShopSort { return v.Sort }
+
+// GetFilter returns __DiscoverShopsInput.Filter, and is useful for accessing the field via an interface.
+func (v *__DiscoverShopsInput) GetFilter() *ShopFilter { return v.Filter }
+
 // __FeedInput is used internally by genqlient
 type __FeedInput struct {
 	First *int    `json:"first"`
@@ -3692,6 +4048,14 @@ type __OrderLifecycleInput struct {
 // GetId returns __OrderLifecycleInput.Id, and is useful for accessing the field via an interface.
 func (v *__OrderLifecycleInput) GetId() string { return v.Id }
 
+// __OrderPaymentInput is used internally by genqlient
+type __OrderPaymentInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __OrderPaymentInput.Id, and is useful for accessing the field via an interface.
+func (v *__OrderPaymentInput) GetId() string { return v.Id }
+
 // __PayOrderInput is used internally by genqlient
 type __PayOrderInput struct {
 	OrderId string  `json:"orderId"`
@@ -3703,6 +4067,18 @@ func (v *__PayOrderInput) GetOrderId() string { return v.OrderId }
 
 // GetPayType returns __PayOrderInput.PayType, and is useful for accessing the field via an interface.
 func (v *__PayOrderInput) GetPayType() PayType { return v.PayType }
+
+// __PayOrderPaymentInput is used internally by genqlient
+type __PayOrderPaymentInput struct {
+	OrderId string  `json:"orderId"`
+	PayType PayType `json:"payType"`
+}
+
+// GetOrderId returns __PayOrderPaymentInput.OrderId, and is useful for accessing the field via an interface.
+func (v *__PayOrderPaymentInput) GetOrderId() string { return v.OrderId }
+
+// GetPayType returns __PayOrderPaymentInput.PayType, and is useful for accessing the field via an interface.
+func (v *__PayOrderPaymentInput) GetPayType() PayType { return v.PayType }
 
 // __PayOrderQuantityInput is used internally by genqlient
 type __PayOrderQuantityInput struct {
@@ -3743,6 +4119,14 @@ type __RefundOrderInput struct {
 
 // GetOrderId returns __RefundOrderInput.OrderId, and is useful for accessing the field via an interface.
 func (v *__RefundOrderInput) GetOrderId() string { return v.OrderId }
+
+// __RefundOrderPaymentInput is used internally by genqlient
+type __RefundOrderPaymentInput struct {
+	OrderId string `json:"orderId"`
+}
+
+// GetOrderId returns __RefundOrderPaymentInput.OrderId, and is useful for accessing the field via an interface.
+func (v *__RefundOrderPaymentInput) GetOrderId() string { return v.OrderId }
 
 // __ReplayDeadLetterInput is used internally by genqlient
 type __ReplayDeadLetterInput struct {
@@ -3883,6 +4267,14 @@ func (v *__SetVoucherOnSaleInput) GetId() string { return v.Id }
 
 // GetOnSale returns __SetVoucherOnSaleInput.OnSale, and is useful for accessing the field via an interface.
 func (v *__SetVoucherOnSaleInput) GetOnSale() bool { return v.OnSale }
+
+// __ShopAreasInput is used internally by genqlient
+type __ShopAreasInput struct {
+	TypeId string `json:"typeId"`
+}
+
+// GetTypeId returns __ShopAreasInput.TypeId, and is useful for accessing the field via an interface.
+func (v *__ShopAreasInput) GetTypeId() string { return v.TypeId }
 
 // __ShopInput is used internally by genqlient
 type __ShopInput struct {
@@ -4981,6 +5373,62 @@ func DiscardDeadLetter(
 	return data_, err_
 }
 
+// The query executed by DiscoverShops.
+const DiscoverShops_Operation = `
+query DiscoverShops ($typeId: ID!, $near: GeoInput, $first: Int, $sort: ShopSort, $filter: ShopFilter) {
+	shops(typeId: $typeId, near: $near, first: $first, sort: $sort, filter: $filter) {
+		edges {
+			node {
+				id
+				avgPrice
+				bestVoucher {
+					voucherId
+					label
+					payValue
+					actualValue
+					flashSale
+				}
+			}
+		}
+	}
+}
+`
+
+// A page of a type's shops sorted and filtered, each with its best voucher
+// (the discover page).
+func DiscoverShops(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	typeId string,
+	near *GeoInput,
+	first *int,
+	sort *ShopSort,
+	filter *ShopFilter,
+) (data_ *DiscoverShopsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "DiscoverShops",
+		Query:  DiscoverShops_Operation,
+		Variables: &__DiscoverShopsInput{
+			TypeId: typeId,
+			Near:   near,
+			First:  first,
+			Sort:   sort,
+			Filter: filter,
+		},
+	}
+
+	data_ = &DiscoverShopsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by Feed.
 const Feed_Operation = `
 query Feed ($first: Int, $after: String) {
@@ -5664,6 +6112,47 @@ func OrderLifecycle(
 	return data_, err_
 }
 
+// The query executed by OrderPayment.
+const OrderPayment_Operation = `
+query OrderPayment ($id: ID!) {
+	order(id: $id) {
+		status
+		payment {
+			status
+			amount
+			refundAmount
+			providerTxnId
+		}
+	}
+}
+`
+
+// An order's status and its latest payment attempt.
+func OrderPayment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *OrderPaymentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "OrderPayment",
+		Query:  OrderPayment_Operation,
+		Variables: &__OrderPaymentInput{
+			Id: id,
+		},
+	}
+
+	data_ = &OrderPaymentResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The mutation executed by PayOrder.
 const PayOrder_Operation = `
 mutation PayOrder ($orderId: ID!, $payType: PayType!) {
@@ -5704,6 +6193,50 @@ func PayOrder(
 	}
 
 	data_ = &PayOrderResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by PayOrderPayment.
+const PayOrderPayment_Operation = `
+mutation PayOrderPayment ($orderId: ID!, $payType: PayType!) {
+	payOrder(orderId: $orderId, payType: $payType) {
+		id
+		status
+		payment {
+			attempt
+			status
+			amount
+			payUrl
+		}
+	}
+}
+`
+
+// payOrder with the payment attempt it opened (the provider's pay URL).
+func PayOrderPayment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	orderId string,
+	payType PayType,
+) (data_ *PayOrderPaymentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "PayOrderPayment",
+		Query:  PayOrderPayment_Operation,
+		Variables: &__PayOrderPaymentInput{
+			OrderId: orderId,
+			PayType: payType,
+		},
+	}
+
+	data_ = &PayOrderPaymentResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -5875,6 +6408,43 @@ func RefundOrder(
 	}
 
 	data_ = &RefundOrderResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by RefundOrderPayment.
+const RefundOrderPayment_Operation = `
+mutation RefundOrderPayment ($orderId: ID!) {
+	refundOrder(orderId: $orderId) {
+		status
+		payment {
+			status
+		}
+	}
+}
+`
+
+func RefundOrderPayment(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	orderId string,
+) (data_ *RefundOrderPaymentResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "RefundOrderPayment",
+		Query:  RefundOrderPayment_Operation,
+		Variables: &__RefundOrderPaymentInput{
+			OrderId: orderId,
+		},
+	}
+
+	data_ = &RefundOrderPaymentResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -6446,6 +7016,38 @@ func Shop(
 	}
 
 	data_ = &ShopResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by ShopAreas.
+const ShopAreas_Operation = `
+query ShopAreas ($typeId: ID!) {
+	shopAreas(typeId: $typeId)
+}
+`
+
+func ShopAreas(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	typeId string,
+) (data_ *ShopAreasResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "ShopAreas",
+		Query:  ShopAreas_Operation,
+		Variables: &__ShopAreasInput{
+			TypeId: typeId,
+		},
+	}
+
+	data_ = &ShopAreasResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
