@@ -1,4 +1,4 @@
-import { ref } from 'vue'
+import { ref, watch } from 'vue'
 import { Client, fetchExchange, subscriptionExchange, mapExchange } from '@urql/core'
 import type { Client as WSClient } from 'graphql-ws'
 import { token, authHeader, onAuthChange, setToken } from './auth'
@@ -33,6 +33,18 @@ function idle(): Promise<void> {
 
 /** wsConnected is true while the subscription socket is acknowledged by the server. */
 export const wsConnected = ref(false)
+
+/**
+ * whenSocketUp runs fn each time the subscription socket comes up (is
+ * acknowledged) while the calling component lives: the first time, if it was
+ * not up at the call, and after every drop. Events sent before a subscription
+ * listened, or while the socket was down, never come: fn reads them instead.
+ */
+export function whenSocketUp(fn: () => void): void {
+  watch(wsConnected, (up) => {
+    if (up) fn()
+  })
+}
 
 function socket(): Promise<WSClient> {
   if (ws) return ws
