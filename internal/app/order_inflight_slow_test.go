@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hmdp/hmdp/internal/gqlclient"
 	"github.com/hmdp/hmdp/internal/testenv"
 )
 
@@ -61,12 +62,12 @@ func TestOrderNeverMissingWhileMySQLSlow(t *testing.T) {
 			mu.Lock()
 			lastAck = max(lastAck, time.Since(start))
 			mu.Unlock()
-			final := "UNPAID"
+			final := gqlclient.OrderStatusUnpaid
 			if i%2 == 1 {
 				r := ts.do(tok, payMutation, map[string]any{"id": id, "p": "ALIPAY"})
 				switch {
 				case len(r.Errors) == 0:
-					final = "PAID"
+					final = gqlclient.OrderStatusPaid
 					count(pays, "PAID")
 				case r.code() == "CONFLICT" && strings.Contains(r.Errors[0].Message, "still being placed"):
 					count(pays, "still being placed")
@@ -85,14 +86,14 @@ func TestOrderNeverMissingWhileMySQLSlow(t *testing.T) {
 					count(reads, "null")
 					report("order %s read null", id)
 				case o.Status == final:
-					count(reads, o.Status)
+					count(reads, string(o.Status))
 					return
 				case o.Status != "PENDING":
-					count(reads, o.Status)
+					count(reads, string(o.Status))
 					report("order %s read %s, want PENDING until %s", id, o.Status, final)
 					return
 				default:
-					count(reads, o.Status)
+					count(reads, string(o.Status))
 				}
 			}
 			report("order %s: not %s within 45 s", id, final)

@@ -22,32 +22,21 @@ const (
 	myOrdersQuery  = `query($f: Int, $a: String) { myOrders(first: $f, after: $a) { edges { cursor node { id status voucher { id } } } pageInfo { hasNextPage endCursor } } }`
 )
 
-// orderView is an order as order(id) answers it, with its status as a plain
-// string too: tests elsewhere in the package compare it with strings of
-// their own.
-type orderView struct {
-	gqlclient.OrderFields
-	Status string
-}
-
-func (ts *testServer) order(token, id string) *orderView {
+// order reads order(id) as token's user (nil when it answers null).
+func (ts *testServer) order(token, id string) *gqlclient.OrderFields {
 	ts.t.Helper()
-	o := must(gqlclient.Order(ts.t.Context(), ts.gql(token), id))(ts.t).Order
-	if o == nil {
-		return nil
-	}
-	return &orderView{OrderFields: *o, Status: string(o.Status)}
+	return must(gqlclient.Order(ts.t.Context(), ts.gql(token), id))(ts.t).Order
 }
 
 // waitStatus polls order(id) until it has status.
 //
 //nolint:unparam // status is spelled out at the call sites, which read as the expectation
-func (ts *testServer) waitStatus(token, id, status string) *orderView {
+func (ts *testServer) waitStatus(token, id, status string) *gqlclient.OrderFields {
 	ts.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		o := ts.order(token, id)
-		if o != nil && o.Status == status {
+		if o != nil && string(o.Status) == status {
 			return o
 		}
 		if time.Now().After(deadline) {
